@@ -1,0 +1,65 @@
+import { RequestContext } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import Koa from 'koa';
+import type { Orm } from '../db/orm';
+import type { Config } from './config';
+import type { AppState } from './context';
+import type { Logger } from './logger';
+import type { Mailer } from './mailer';
+import { accessLog } from './middleware/accessLog';
+import { errorHandler } from './middleware/errors';
+import { requestId } from './middleware/requestId';
+import { buildOpenApi } from './openapi';
+import { RateLimitStore } from './rateLimitStore';
+import { buildRouter, notFound } from './router';
+import { apiKeyRoutes } from './routes/apiKeys';
+import { consoleAuthRoutes } from './routes/consoleAuth';
+import { healthRoutes } from './routes/health';
+import type { RouteDef } from './routes/route';
+import type { Temporal } from './temporal';
+
+export interface AppDeps {
+  config: Config;
+  orm: Orm;
+  logger: Logger;
+  temporal: Temporal;
+  mailer: Mailer;
+}
+
+export const API_VERSION = '0.1.0';
+
+/** Every declared route of the API, in one list: the router and the OpenAPI document both read it. */
+export function declareRoutes(deps: AppDeps): RouteDef[] {
+  const routes: RouteDef[] = [];
+  const openapi = () => (cachedDoc ??= buildOpenApi(routes, API_VERSION));
+  let cachedDoc: Record<string, unknown> | undefined;
+  routes.push(
+    ...healthRoutes({ temporal: deps.temporal, openapi }),
+    ...consoleAuthRoutes({ config: deps.config, mailer: deps.mailer }),
+    ...apiKeyRoutes(),
+  );
+  return routes;
+}
+
+/** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
+export function createApp(deps: AppDeps): { app: Koa<AppState>; routes: RouteDef[]; router: ReturnType<typeof buildRouter> } {
+  const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
+  const routes = declareRoutes(deps);
+  const router = buildRouter(routes, { config: deps.config, rateLimits: new RateLimitStore() });
+
+  app.use(requestId());
+  app.use(accessLog(deps.logger));
+  app.use(errorHandler(deps.logger));
+  // STYLE: one EntityManager fork per request.
+  app.use((ctx, next) =>
+    RequestContext.create(deps.orm.em, async () => {
+      ctx.state.em = RequestContext.getEntityManager() as EntityManager;
+      await next();
+    }),
+  );
+  app.use(notFound(router));
+  app.use(router.routes());
+  // Koa's own error event would print stacks for errors we already rendered; our middleware logs them.
+  app.silent = true;
+  return { app, routes, router };
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+/**
+ * Every setting the processes read, validated once at start-up and passed down (STYLE: one env
+ * module, fail fast). Nothing else in the code base reads `process.env`.
+ */
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true');
+
+const intFrom = (def: number) => z.coerce.number().int().positive().default(def);
+
+const envSchema = z.object({
+  PORT: intFrom(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:54320/svc'),
+  SVC_DB_POOL_MAX: intFrom(20),
+  TEMPORAL_ADDRESS: z.string().default('localhost:7233'),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('runs'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SVC_PUBLIC_URL: z.string().optional(),
+  SVC_TRUST_PROXY: flag,
+  SVC_COOKIE_SECURE: flag,
+  SVC_CONSOLE_ORIGINS: z.string().default('http://localhost:3000,http://127.0.0.1:3000'),
+  SVC_SESSION_DAYS: intFrom(30),
+  SVC_SIGNIN_RATE_PER_MIN: intFrom(10),
+  SVC_SIGNUP_RATE_PER_MIN: intFrom(5),
+  SVC_TRIAL_CREDITS_USD: z.coerce.number().nonnegative().default(5),
+  SVC_UNVERIFIED_RUN_LIMIT: z.coerce.number().int().nonnegative().default(3),
+  SVC_MAX_JSON_BYTES: intFrom(1024 * 1024),
+  SVC_MAX_UPLOAD_BYTES: intFrom(25 * 1024 * 1024),
+  SVC_ALLOW_PRIVATE_WEBHOOKS: flag,
+  SVC_SMTP_URL: z.string().optional(),
+  SVC_MAIL_FROM: z.string().default('svc <no-reply@svc.local>'),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  dbPoolMax: number;
+  temporal: { address: string; namespace: string; taskQueue: string };
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  publicUrl: string;
+  trustProxy: boolean;
+  cookieSecure: boolean;
+  consoleOrigins: string[];
+  sessionTtlMs: number;
+  signInRatePerMin: number;
+  signUpRatePerMin: number;
+  trialCreditsUsd: number;
+  unverifiedRunLimit: number;
+  maxJsonBytes: number;
+  maxUploadBytes: number;
+  allowPrivateWebhooks: boolean;
+  smtpUrl?: string;
+  mailFrom: string;
+}
+
+/** Reads and validates the environment; throws with every offending variable named. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dbPoolMax: e.SVC_DB_POOL_MAX,
+    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE },
+    logLevel: e.LOG_LEVEL,
+    publicUrl: e.SVC_PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    trustProxy: e.SVC_TRUST_PROXY,
+    cookieSecure: e.SVC_COOKIE_SECURE,
+    consoleOrigins: e.SVC_CONSOLE_ORIGINS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    sessionTtlMs: e.SVC_SESSION_DAYS * 24 * 3600 * 1000,
+    signInRatePerMin: e.SVC_SIGNIN_RATE_PER_MIN,
+    signUpRatePerMin: e.SVC_SIGNUP_RATE_PER_MIN,
+    trialCreditsUsd: e.SVC_TRIAL_CREDITS_USD,
+    unverifiedRunLimit: e.SVC_UNVERIFIED_RUN_LIMIT,
+    maxJsonBytes: e.SVC_MAX_JSON_BYTES,
+    maxUploadBytes: e.SVC_MAX_UPLOAD_BYTES,
+    allowPrivateWebhooks: e.SVC_ALLOW_PRIVATE_WEBHOOKS,
+    smtpUrl: e.SVC_SMTP_URL || undefined,
+    mailFrom: e.SVC_MAIL_FROM,
+  };
+}

@@ -1,0 +1,32 @@
+import { initOrm } from '../db/orm';
+import { createApp } from './app';
+import { loadConfig } from './config';
+import { createLogger } from './logger';
+import { createMailer } from './mailer';
+import { createTemporal } from './temporal';
+
+/** `npm run api`: one API process against running PostgreSQL and Temporal. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const orm = await initOrm(config.databaseUrl, config.dbPoolMax);
+  const temporal = createTemporal(config.temporal);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger });
+  const { app } = createApp({ config, orm, logger, temporal, mailer });
+  const server = app.listen(config.port, config.host, () => logger.info({ port: config.port }, 'api listening'));
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'api shutting down');
+    server.close(() => {
+      Promise.allSettled([orm.close(), temporal.close()]).finally(() => process.exit(0));
+    });
+    setTimeout(() => process.exit(0), 10_000).unref();
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error('api failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

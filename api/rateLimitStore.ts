@@ -1,0 +1,38 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+export interface RateLimitResult {
+  limit: number;
+  remaining: number;
+  /** Seconds until the current window ends (≥ 1). */
+  resetSec: number;
+  allowed: boolean;
+}
+
+/**
+ * Fixed one-minute windows counted in PostgreSQL, so every API replica shares one counter per key
+ * (CONTRACT §3) and no process keeps state. The window comes from the database clock so replicas
+ * with skewed clocks still agree.
+ */
+export class RateLimitStore {
+  private hits = 0;
+
+  /** Counts one request against `bucket` and says whether it is within `limit` per minute. */
+  async hit(em: EntityManager, bucket: string, limit: number): Promise<RateLimitResult> {
+    const rows: Array<{ count: number; reset: number }> = await em.getConnection().execute(
+      `insert into rate_limit_buckets (bucket, window_start, count) values (?, date_trunc('minute', now()), 1)
+       on conflict (bucket, window_start) do update set count = rate_limit_buckets.count + 1
+       returning count, ceil(extract(epoch from (window_start + interval '1 minute' - now())))::int as reset`,
+      [bucket],
+    );
+    const { count, reset } = rows[0];
+    if (++this.hits % 500 === 0) this.sweep(em);
+    return { limit, remaining: Math.max(0, limit - count), resetSec: Math.max(1, reset), allowed: count <= limit };
+  }
+
+  // Old windows are useless; drop them now and then instead of on every request.
+  private sweep(em: EntityManager): void {
+    em.getConnection()
+      .execute(`delete from rate_limit_buckets where window_start < now() - interval '2 minutes'`)
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,65 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { AppState } from './context';
+import { errors } from './errors';
+import { authorize } from './middleware/auth';
+import { jsonBody, validate } from './middleware/validate';
+import type { Config } from './config';
+import type { RateLimitStore } from './rateLimitStore';
+import type { RouteDef } from './routes/route';
+
+export interface RouterDeps {
+  config: Config;
+  rateLimits: RateLimitStore;
+}
+
+/**
+ * Mounts declared routes, each behind the same chain: per-IP limit → credentials and scope →
+ * JSON body → schema validation → handler. A route exists only through its declaration, so its
+ * access rule and schemas are always known (test/api/routeDeclarations.test.ts checks it).
+ */
+export function buildRouter(routes: RouteDef[], deps: RouterDeps): Router<AppState> {
+  const router = new Router<AppState>();
+  for (const route of routes) {
+    const chain: Middleware<AppState>[] = [];
+    if (route.ipRateLimit) chain.push(ipRateLimit(route.ipRateLimit, deps));
+    chain.push(authorize(route.access, deps));
+    if (route.body) chain.push(jsonBody(deps.config.maxJsonBytes));
+    chain.push(validate(route));
+    chain.push((ctx) => route.handler(ctx, ctx.state.input as never));
+    router.register(route.path, [route.method], chain as never, { name: `${route.method} ${route.path}` });
+  }
+  return router;
+}
+
+/** After the router: an unknown path is 404, a known path with another method is 405 with `Allow`. */
+export function notFound(router: Router<AppState>): Middleware<AppState> {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.status !== 404 || ctx.body !== undefined) return;
+    const match = router.match(ctx.path, ctx.method);
+    if (match.path.length > 0 && !match.route) {
+      const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((m) => m !== 'HEAD');
+      if (ctx.method === 'OPTIONS') {
+        ctx.set('Allow', allowed.join(', '));
+        ctx.status = 204;
+        return;
+      }
+      throw errors.methodNotAllowed(ctx.method, allowed);
+    }
+    throw errors.notFound('Route');
+  };
+}
+
+// CONTRACT §2: sign-in and sign-up are limited per client IP, in the shared store.
+function ipRateLimit(kind: 'signin' | 'signup', deps: RouterDeps): Middleware<AppState> {
+  const limit = kind === 'signin' ? deps.config.signInRatePerMin : deps.config.signUpRatePerMin;
+  return async (ctx, next) => {
+    const result = await deps.rateLimits.hit(ctx.state.em, `${kind}:${ctx.ip}`, limit);
+    ctx.set('RateLimit-Limit', String(result.limit));
+    ctx.set('RateLimit-Remaining', String(result.remaining));
+    ctx.set('RateLimit-Reset', String(result.resetSec));
+    if (!result.allowed) throw errors.rateLimited(result.resetSec);
+    await next();
+  };
+}

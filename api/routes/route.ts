@@ -1,0 +1,45 @@
+import type { ZodType } from 'zod';
+import type { AppContext } from '../context';
+import type { Scope } from '../auth/scopes';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call a route, declared once per route (spec §5):
+ * - `public`: no credential (health, sign-in/up, e-mail verification);
+ * - `session`: console routes, session cookie only (rule 1); `scope` is the role check;
+ * - `any`: an API key holding `scope`, or a session whose role allows it (rules 3–5).
+ */
+export type Access = { auth: 'public' } | { auth: 'session'; scope?: Scope } | { auth: 'any'; scope: Scope };
+
+export interface ResponseDoc {
+  description: string;
+  schema?: ZodType;
+}
+
+export interface RouteInput<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+}
+
+export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
+  method: HttpMethod;
+  /** Koa path, `:param` style; OpenAPI gets `{param}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  /** Per-client-IP limit for unauthenticated routes such as sign-in (CONTRACT §2). */
+  ipRateLimit?: 'signin' | 'signup';
+  body?: ZodType<B>;
+  query?: ZodType<Q>;
+  params?: ZodType<P>;
+  responses: Record<number, ResponseDoc>;
+  handler: (ctx: AppContext, input: RouteInput<B, Q, P>) => Promise<void>;
+}
+
+/** Declares a route; the generics flow from the schemas to the handler's typed input. */
+export function defineRoute<B = undefined, Q = undefined, P = undefined>(def: RouteDef<B, Q, P>): RouteDef {
+  return def as unknown as RouteDef;
+}

@@ -1,0 +1,27 @@
+import { Client, Connection } from '@temporalio/client';
+import type { Config } from './config';
+
+export interface Temporal {
+  client: Client;
+  /** Resolves when the Temporal frontend answers within `timeoutMs`; rejects otherwise. */
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A lazily connected Temporal client: the API starts (and serves /healthz) while Temporal is still
+ * coming up, and /readyz reports the truth.
+ */
+export function createTemporal(config: Config['temporal']): Temporal {
+  const connection = Connection.lazy({ address: config.address });
+  const client = new Client({ connection, namespace: config.namespace });
+  return {
+    client,
+    async ping(timeoutMs = 2000) {
+      await connection.withDeadline(Date.now() + timeoutMs, () =>
+        connection.workflowService.describeNamespace({ namespace: config.namespace }),
+      );
+    },
+    close: () => connection.close(),
+  };
+}

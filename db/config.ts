@@ -1,0 +1,19 @@
+import { defineConfig } from '@mikro-orm/postgresql';
+import { entities } from './entities';
+import { migrationsList } from './migrations';
+
+/** The ORM options for a database URL; shared by the API, the worker, the CLI and the tests. */
+export function ormOptions(databaseUrl: string, poolMax = 20) {
+  return defineConfig({
+    clientUrl: databaseUrl,
+    entities,
+    // Schema changes happen only through the committed migrations below (STYLE: never schema.update()).
+    migrations: { migrationsList, transactional: true, allOrNothing: true },
+    pool: { min: 0, max: poolMax },
+    // Requests use a request-scoped fork (RequestContext); nothing may write through the global EM.
+    allowGlobalContext: false,
+    // Fail fast when the database is unreachable instead of queueing requests for a minute.
+    driverOptions: { connection: { connectionTimeoutMillis: 3000 } },
+    debug: false,
+  });
+}

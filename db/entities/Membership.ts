@@ -1,0 +1,30 @@
+import { EntitySchema } from '@mikro-orm/core';
+import { BaseEntity } from './BaseEntity';
+import { User } from './User';
+import { Workspace } from './Workspace';
+
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** A user's role in one workspace (spec §2.1: owner, admin or member). */
+export class Membership extends BaseEntity {
+  constructor(
+    public user: User,
+    public workspace: Workspace,
+    public role: Role,
+  ) {
+    super();
+  }
+}
+
+export const MembershipSchema = new EntitySchema<Membership, BaseEntity>({
+  class: Membership,
+  extends: 'BaseEntity',
+  tableName: 'memberships',
+  uniques: [{ properties: ['user', 'workspace'] }],
+  properties: {
+    user: { kind: 'm:1', entity: () => User, deleteRule: 'cascade' },
+    workspace: { kind: 'm:1', entity: () => Workspace, deleteRule: 'cascade' },
+    role: { type: 'string' },
+  },
+});

@@ -1,0 +1,7 @@
+import { Migration20261122000000 } from './Migration20261122000000';
+
+/**
+ * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
+ * jest and compiled output.
+ */
+export const migrationsList = [{ name: 'Migration20261122000000', class: Migration20261122000000 }];

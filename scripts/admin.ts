@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { loadConfig } from '../api/config';
+import { isScope } from '../api/auth/scopes';
+import { newApiKeyPlaintext, sha256Hex } from '../api/auth/secrets';
+import { usdToMicros } from '../api/money';
+import { LockMode } from '@mikro-orm/core';
+import { ApiKey, LedgerEntry, PLANS, User, Workspace, type Plan } from '../db/entities';
+import { initOrm, type Orm } from '../db/orm';
+
+const USAGE = `usage: npm run admin -- <command>
+  workspace:plan <workspaceId> <${PLANS.join('|')}>
+  credits:set <workspaceId> <usd>
+  user:verify <email>
+  keys:create <workspaceId> <name> <scope,scope,...>   (prints the plaintext key once)`;
+
+class UsageError extends Error {}
+
+async function workspace(orm: Orm, id: string): Promise<Workspace> {
+  const ws = await orm.em.fork().findOne(Workspace, { id: /^[0-9a-f-]{36}$/i.test(id) ? id : randomUUID() });
+  if (!ws) throw new UsageError(`no workspace ${id}`);
+  return ws;
+}
+
+/** CONTRACT §9 operator commands. Returns the line to print. */
+export async function runAdmin(orm: Orm, argv: string[]): Promise<string> {
+  const [command, ...args] = argv;
+  const em = orm.em.fork();
+  switch (command) {
+    case 'workspace:plan': {
+      const [id, plan] = args;
+      if (!PLANS.includes(plan as Plan)) throw new UsageError(`plan must be one of ${PLANS.join(', ')}`);
+      const ws = await workspace(orm, id);
+      await em.nativeUpdate(Workspace, { id: ws.id }, { plan: plan as Plan });
+      return `workspace ${ws.id} is now on plan ${plan}`;
+    }
+    case 'credits:set': {
+      const [id, usdText] = args;
+      const usd = Number(usdText);
+      if (!Number.isFinite(usd) || usd < 0) throw new UsageError('usd must be a non-negative number');
+      const ws = await workspace(orm, id);
+      const target = usdToMicros(usd);
+      // The change is a ledger row too, so the balance always equals the sum of its history.
+      await em.transactional(async (tx) => {
+        const locked = await tx.findOneOrFail(Workspace, ws.id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        const delta = target - locked.creditBalanceMicros;
+        locked.creditBalanceMicros = target;
+        tx.persist(new LedgerEntry(locked, 'adjustment', delta, 'Operator set the balance'));
+      });
+      return `workspace ${ws.id} balance set to ${usd} USD`;
+    }
+    case 'user:verify': {
+      const [email] = args;
+      if (!email) throw new UsageError('email required');
+      const updated = await em.nativeUpdate(
+        User,
+        { email: email.toLowerCase() },
+        { emailVerifiedAt: new Date(), emailVerifyTokenHash: null },
+      );
+      if (!updated) throw new UsageError(`no user ${email}`);
+      return `user ${email.toLowerCase()} verified`;
+    }
+    case 'keys:create': {
+      const [id, name, scopeList] = args;
+      const scopes = (scopeList ?? '').split(',').filter(Boolean);
+      if (!name || scopes.length === 0) throw new UsageError('name and at least one scope required');
+      const bad = scopes.filter((s) => !isScope(s));
+      if (bad.length) throw new UsageError(`unknown scope(s): ${bad.join(', ')} (no wildcards)`);
+      const ws = await workspace(orm, id);
+      const plaintext = newApiKeyPlaintext();
+      await em.persist(new ApiKey(ws, name, [...new Set(scopes)], sha256Hex(plaintext), plaintext.slice(0, 12))).flush();
+      return plaintext;
+    }
+    default:
+      throw new UsageError(command ? `unknown command ${command}` : 'no command');
+  }
+}
+
+if (require.main === module) {
+  (async () => {
+    const config = loadConfig();
+    const orm = await initOrm(config.databaseUrl, 2);
+    try {
+      console.log(await runAdmin(orm, process.argv.slice(2)));
+    } catch (err) {
+      console.error(err instanceof UsageError ? `${err.message}\n\n${USAGE}` : `admin failed: ${(err as Error).message}`);
+      process.exitCode = err instanceof UsageError ? 2 : 1;
+    } finally {
+      await orm.close(true);
+    }
+  })();
+}
