@@ -19,7 +19,7 @@ export async function spentThisMonthMicros(em: EntityManager, keyIds: string[]):
   if (keyIds.length === 0) return spent;
   const rows: Array<{ api_key_id: string; spent: string }> = await em.getConnection().execute(
     `select api_key_id, coalesce(-sum(amount_micros), 0) as spent from ledger_entries
-     where kind = 'charge' and api_key_id = any(?) and created_at >= date_trunc('month', now() at time zone 'utc') at time zone 'utc'
+     where kind = 'charge' and api_key_id in (?) and created_at >= date_trunc('month', now() at time zone 'utc') at time zone 'utc'
      group by api_key_id`,
     [keyIds],
   );

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { sha256Hex } from '../../api/auth/secrets';
+import { startApi, type Harness } from '../helpers/harness';
+import { bearer, createKey, signUp } from '../helpers/factories';
+
+// spec §2.2, §4.1, CONTRACT §3.
+describe('API keys', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startApi();
+  });
+  afterAll(() => h.close());
+
+  it('creates a key and shows its plaintext exactly once', async () => {
+    const owner = await signUp(h);
+    const res = await h.request('/v1/api-keys', {
+      method: 'POST',
+      headers: { cookie: owner.cookie },
+      json: { name: 'ci', scopes: ['runs:read', 'runs:write', 'runs:read'], monthlySpendCapUsd: 12.5 },
+    });
+    expect(res.status).toBe(201);
+    const created = await res.json();
+    expect(Object.keys(created).sort()).toEqual(['createdAt', 'id', 'key', 'monthlySpendCapUsd', 'name', 'prefix', 'scopes']);
+    expect(created.key).toMatch(/^svc_live_[0-9A-Za-z]{40,44}$/);
+    expect(created.prefix).toBe(created.key.slice(0, 12));
+    expect(created.scopes).toEqual(['runs:read', 'runs:write']);
+    expect(created.monthlySpendCapUsd).toBe(12.5);
+
+    const list = await (await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } })).json();
+    expect(list.apiKeys).toHaveLength(1);
+    expect(list.apiKeys[0]).toEqual({
+      id: created.id,
+      name: 'ci',
+      scopes: ['runs:read', 'runs:write'],
+      prefix: created.prefix,
+      monthlySpendCapUsd: 12.5,
+      spentThisMonthUsd: 0,
+      createdAt: created.createdAt,
+      lastUsedAt: null,
+    });
+    expect(JSON.stringify(list)).not.toContain(created.key);
+    // at rest: only the SHA-256
+    const rows = await h.orm.em.fork().getConnection().execute('select key_hash from api_keys where id = ?', [created.id]);
+    expect(rows[0].key_hash).toBe(sha256Hex(created.key));
+  });
+
+  it('rejects unknown scopes, an empty list and every wildcard with 400 validation_error', async () => {
+    const owner = await signUp(h);
+    for (const scopes of [[], ['*'], ['runs:*'], ['*:read'], ['runs:read', 'admin'], 'runs:read']) {
+      const res = await h.request('/v1/api-keys', { method: 'POST', headers: { cookie: owner.cookie }, json: { name: 'x', scopes } });
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body.error.code).toBe('validation_error');
+      expect(body.error.details.issues[0].path).toMatch(/^scopes/);
+    }
+    const noName = await h.request('/v1/api-keys', { method: 'POST', headers: { cookie: owner.cookie }, json: { scopes: ['runs:read'] } });
+    expect(noName.status).toBe(400);
+  });
+
+  it('lets a key grant only scopes it holds itself', async () => {
+    const owner = await signUp(h);
+    const key = await createKey(h, owner, ['keys:manage', 'runs:read']);
+    const denied = await h.request('/v1/api-keys', {
+      method: 'POST',
+      headers: bearer(key),
+      json: { name: 'escalate', scopes: ['runs:read', 'runs:write'] },
+    });
+    expect(denied.status).toBe(403);
+    expect((await denied.json()).error.code).toBe('forbidden');
+    const allowed = await h.request('/v1/api-keys', { method: 'POST', headers: bearer(key), json: { name: 'narrower', scopes: ['runs:read'] } });
+    expect(allowed.status).toBe(201);
+  });
+
+  it('revokes: 204, the key gets 401 at once, a second revoke and unknown ids get 404', async () => {
+    const owner = await signUp(h);
+    const key = await createKey(h, owner, ['keys:manage']);
+    const { apiKeys } = await (await h.request('/v1/api-keys', { headers: bearer(key) })).json();
+    const id = apiKeys[0].id;
+    expect(apiKeys[0].lastUsedAt).not.toBeNull();
+    const del = await h.request(`/v1/api-keys/${id}`, { method: 'DELETE', headers: { cookie: owner.cookie } });
+    expect(del.status).toBe(204);
+    expect(await del.text()).toBe('');
+    const after = await h.request('/v1/api-keys', { headers: bearer(key) });
+    expect(after.status).toBe(401);
+    for (const target of [id, randomUUID(), 'not-a-uuid']) {
+      const res = await h.request(`/v1/api-keys/${target}`, { method: 'DELETE', headers: { cookie: owner.cookie } });
+      expect(res.status).toBe(404);
+      expect((await res.json()).error.code).toBe('not_found');
+    }
+    const list = await (await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } })).json();
+    expect(list.apiKeys).toEqual([]);
+  });
+
+  it("treats another workspace's key id as not found", async () => {
+    const a = await signUp(h);
+    const b = await signUp(h);
+    await createKey(h, a, ['runs:read']);
+    const { apiKeys } = await (await h.request('/v1/api-keys', { headers: { cookie: a.cookie } })).json();
+    const del = await h.request(`/v1/api-keys/${apiKeys[0].id}`, { method: 'DELETE', headers: { cookie: b.cookie } });
+    expect(del.status).toBe(404);
+    const cap = await h.request(`/v1/api-keys/${apiKeys[0].id}/spend-cap`, {
+      method: 'PUT',
+      headers: { cookie: b.cookie },
+      json: { monthlySpendCapUsd: 1 },
+    });
+    expect(cap.status).toBe(404);
+  });
+
+  it('sets and clears the monthly spend cap', async () => {
+    const owner = await signUp(h);
+    await createKey(h, owner, ['runs:write']);
+    const { apiKeys } = await (await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } })).json();
+    const put = (monthlySpendCapUsd: unknown) =>
+      h.request(`/v1/api-keys/${apiKeys[0].id}/spend-cap`, { method: 'PUT', headers: { cookie: owner.cookie }, json: { monthlySpendCapUsd } });
+    const set = await put(0.123456789);
+    expect(set.status).toBe(200);
+    expect(await set.json()).toMatchObject({ id: apiKeys[0].id, monthlySpendCapUsd: 0.123457, spentThisMonthUsd: 0 });
+    expect((await (await put(null)).json()).monthlySpendCapUsd).toBeNull();
+    expect((await put(-1)).status).toBe(400);
+    expect((await put('10')).status).toBe(400);
+  });
+
+  it('pages the list newest first with a cursor, without gaps or repeats', async () => {
+    const owner = await signUp(h);
+    for (let i = 0; i < 5; i++) await createKey(h, owner, ['runs:read'], `k${i}`);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const qs: string = cursor ? `&cursor=${cursor}` : '';
+      const body: { apiKeys: Array<{ name: string }>; nextCursor: string | null } = await (
+        await h.request(`/v1/api-keys?limit=2${qs}`, { headers: { cookie: owner.cookie } })
+      ).json();
+      seen.push(...body.apiKeys.map((k) => k.name));
+      cursor = body.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(['k4', 'k3', 'k2', 'k1', 'k0']);
+    const bad = await h.request('/v1/api-keys?cursor=%%%', { headers: { cookie: owner.cookie } });
+    expect(bad.status).toBe(400);
+  });
+});

@@ -1,0 +1,175 @@
+import Koa from 'koa';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { createLogger } from '../../api/logger';
+import { errorHandler } from '../../api/middleware/errors';
+import { requestId } from '../../api/middleware/requestId';
+import { startApi, type Harness } from '../helpers/harness';
+import { signUp, uniqueEmail } from '../helpers/factories';
+
+// CONTRACT §1 and conventions: the envelope, request ids and every HTTP-level failure.
+describe('HTTP foundation', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startApi();
+  });
+  afterAll(() => h.close());
+
+  const expectEnvelope = async (res: Response, status: number, code: string) => {
+    expect(res.status).toBe(status);
+    const body = await res.json();
+    expect(body.error.code).toBe(code);
+    expect(typeof body.error.message).toBe('string');
+    expect(body.error.requestId).toBe(res.headers.get('x-request-id'));
+    expect(JSON.stringify(body)).not.toMatch(/at .+\.(ts|js):\d+/);
+    return body;
+  };
+
+  it('echoes a caller X-Request-Id and generates one otherwise', async () => {
+    const echoed = await h.request('/healthz', { headers: { 'X-Request-Id': 'trace-123' } });
+    expect(echoed.headers.get('x-request-id')).toBe('trace-123');
+    const generated = await h.request('/healthz');
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const failing = await h.request('/nope', { headers: { 'X-Request-Id': 'trace-404' } });
+    expect((await failing.json()).error.requestId).toBe('trace-404');
+  });
+
+  it('answers unknown routes with 404 not_found', async () => {
+    await expectEnvelope(await h.request('/v1/does-not-exist'), 404, 'not_found');
+  });
+
+  it('answers a wrong method with 405 and an Allow header', async () => {
+    const res = await h.request('/healthz', { method: 'DELETE' });
+    expect(res.headers.get('allow')).toBe('GET');
+    await expectEnvelope(res, 405, 'not_found');
+  });
+
+  it('rejects invalid JSON with 400 invalid_json', async () => {
+    const res = await h.request('/v1/console/auth/sign-in', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"email": ',
+    });
+    await expectEnvelope(res, 400, 'invalid_json');
+  });
+
+  it('rejects a non-JSON body with 415 unsupported_media_type', async () => {
+    const res = await h.request('/v1/console/auth/sign-in', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'email=a@b.c',
+    });
+    await expectEnvelope(res, 415, 'unsupported_media_type');
+  });
+
+  it('rejects a body over SVC_MAX_JSON_BYTES with 413 payload_too_large', async () => {
+    const small = await startApi({ maxJsonBytes: 1024 });
+    try {
+      const res = await small.request('/v1/console/auth/sign-up', {
+        method: 'POST',
+        json: { email: uniqueEmail(), password: 'x'.repeat(2000) },
+      });
+      await expectEnvelope(res, 413, 'payload_too_large');
+      // a chunked body without Content-Length is measured while reading
+      const chunked = await small.request('/v1/console/auth/sign-up', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new Blob([JSON.stringify({ email: uniqueEmail(), password: 'y'.repeat(4000) })]).stream(),
+        duplex: 'half',
+      } as RequestInit);
+      await expectEnvelope(chunked, 413, 'payload_too_large');
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('reports schema failures as 400 validation_error with details.issues', async () => {
+    const res = await h.request('/v1/console/auth/sign-up', { method: 'POST', json: { email: 'not-an-email', password: 'short' } });
+    const body = await expectEnvelope(res, 400, 'validation_error');
+    const paths = body.error.details.issues.map((i: { path: string }) => i.path).sort();
+    expect(paths).toEqual(['email', 'password']);
+    for (const issue of body.error.details.issues) expect(typeof issue.message).toBe('string');
+  });
+
+  it('validates query strings too', async () => {
+    const account = await signUp(h);
+    const res = await h.request('/v1/api-keys?limit=1000', { headers: { cookie: account.cookie } });
+    const body = await expectEnvelope(res, 400, 'validation_error');
+    expect(body.error.details.issues[0].path).toBe('limit');
+  });
+
+  it('serves /healthz, /readyz and /v1/openapi.json without credentials', async () => {
+    expect(await (await h.request('/healthz')).json()).toEqual({ status: 'ok' });
+    const ready = await h.request('/readyz');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', temporal: 'ok' } });
+    const doc = await (await h.request('/v1/openapi.json')).json();
+    expect(doc.openapi).toBe('3.1.0');
+    const create = doc.paths['/v1/api-keys'].post;
+    expect(create['x-scope']).toBe('keys:manage');
+    const scopesSchema = create.requestBody.content['application/json'].schema.properties.scopes;
+    expect(scopesSchema.items.enum).toContain('runs:read');
+    expect(doc.paths['/v1/api-keys/{id}'].delete.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true });
+  });
+});
+
+describe('dependency outages', () => {
+  it('answers 503 unavailable with Retry-After when PostgreSQL is unreachable', async () => {
+    const down = await startApi({ databaseUrl: 'postgres://postgres@127.0.0.1:9/none' });
+    try {
+      const res = await down.request('/v1/api-keys', { headers: { authorization: 'Bearer svc_live_abc' } });
+      expect(res.status).toBe(503);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await res.json()).error.code).toBe('unavailable');
+      const ready = await down.request('/readyz');
+      expect(ready.status).toBe(503);
+      const body = await ready.json();
+      expect(body.error.code).toBe('unavailable');
+      expect(body.error.details.checks.database).not.toBe('ok');
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('reports Temporal down on /readyz with 503 and Retry-After', async () => {
+    const down = await startApi({ temporal: { address: '127.0.0.1:9', namespace: 'default', taskQueue: 'runs' } });
+    try {
+      const res = await down.request('/readyz');
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      const body = await res.json();
+      expect(body.error.details.checks).toMatchObject({ database: 'ok' });
+      expect(body.error.details.checks.temporal).not.toBe('ok');
+    } finally {
+      await down.close();
+    }
+  });
+});
+
+describe('error middleware', () => {
+  it('turns an unexpected exception into 500 internal_error, logged with the request id, no stack in the body', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }));
+    const app = new Koa();
+    app.use(requestId() as Koa.Middleware);
+    app.use(errorHandler(logger) as Koa.Middleware);
+    app.use(() => {
+      throw new TypeError('boom: secret internals');
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/x`, {
+        headers: { 'X-Request-Id': 'req-500' },
+      });
+      expect(res.status).toBe(500);
+      const body = await res.json();
+      expect(body).toEqual({ error: { code: 'internal_error', message: 'Internal server error', requestId: 'req-500' } });
+      const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'unhandled error');
+      expect(logged.reqId).toBe('req-500');
+      expect(logged.err.message).toContain('boom');
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -1,0 +1,88 @@
+import { startApi, type Harness } from '../helpers/harness';
+import { bearer, createKey, freshRateWindow, setPlan, signUp } from '../helpers/factories';
+
+// spec §8, CONTRACT §3: per-key per-minute limits from the plan, in a store every replica shares.
+describe('per-key rate limit', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startApi();
+  });
+  afterAll(() => h.close());
+
+  const burst = async (target: Harness, key: string, n: number) => {
+    const out: Response[] = [];
+    for (let i = 0; i < n; i++) out.push(await target.request('/v1/api-keys', { headers: bearer(key) }));
+    return out;
+  };
+
+  it('allows the free_trial plan 30 requests a minute, then 429 with Retry-After and RateLimit-* headers', async () => {
+    const owner = await signUp(h);
+    const key = await createKey(h, owner, ['keys:manage']);
+    await freshRateWindow(20);
+    const ok = await burst(h, key, 30);
+    expect(ok.map((r) => r.status)).toEqual(Array(30).fill(200));
+    expect(ok[0].headers.get('ratelimit-limit')).toBe('30');
+    expect(ok[0].headers.get('ratelimit-remaining')).toBe('29');
+    expect(ok[29].headers.get('ratelimit-remaining')).toBe('0');
+    const reset = Number(ok[29].headers.get('ratelimit-reset'));
+    expect(reset).toBeGreaterThanOrEqual(1);
+    expect(reset).toBeLessThanOrEqual(60);
+
+    const limited = await h.request('/v1/api-keys', { headers: bearer(key) });
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({ error: { code: 'rate_limited', message: 'Rate limit exceeded' } });
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+
+    // the limit is per key: a sibling key of the same workspace is unaffected, and so are sessions
+    const sibling = await createKey(h, owner, ['keys:manage']);
+    expect((await h.request('/v1/api-keys', { headers: bearer(sibling) })).status).toBe(200);
+    const session = await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } });
+    expect(session.status).toBe(200);
+    expect(session.headers.get('ratelimit-limit')).toBeNull();
+  });
+
+  it('takes the limit from the workspace plan', async () => {
+    const owner = await signUp(h);
+    await setPlan(h, owner.workspaceId, 'starter');
+    const key = await createKey(h, owner, ['keys:manage']);
+    await freshRateWindow(20);
+    const responses = await burst(h, key, 61);
+    expect(responses[0].headers.get('ratelimit-limit')).toBe('60');
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(60);
+    expect(responses[60].status).toBe(429);
+    for (const [plan, limit] of [['business', '300'], ['scale', '1200']] as const) {
+      await setPlan(h, owner.workspaceId, plan);
+      const other = await createKey(h, owner, ['keys:manage']);
+      expect((await h.request('/v1/api-keys', { headers: bearer(other) })).headers.get('ratelimit-limit')).toBe(limit);
+    }
+  });
+
+  it('counts across API replicas: two processes share one counter per key', async () => {
+    const replica = await startApi();
+    try {
+      const owner = await signUp(h);
+      const key = await createKey(h, owner, ['keys:manage']);
+      await freshRateWindow(20);
+      const first = await burst(h, key, 15);
+      const second = await burst(replica, key, 15);
+      expect([...first, ...second].every((r) => r.status === 200)).toBe(true);
+      expect(second[14].headers.get('ratelimit-remaining')).toBe('0');
+      expect((await h.request('/v1/api-keys', { headers: bearer(key) })).status).toBe(429);
+      expect((await replica.request('/v1/api-keys', { headers: bearer(key) })).status).toBe(429);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('rate-limits requests a key is not allowed to make, too (a scan costs quota)', async () => {
+    const owner = await signUp(h);
+    const key = await createKey(h, owner, ['runs:read']);
+    const res = await h.request('/v1/api-keys', { headers: bearer(key) });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('ratelimit-remaining')).toBe('29');
+  });
+});

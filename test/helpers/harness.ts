@@ -1,0 +1,68 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Writable } from 'node:stream';
+import { createApp, type AppDeps } from '../../api/app';
+import { loadConfig, type Config } from '../../api/config';
+import { createLogger } from '../../api/logger';
+import { createMailer } from '../../api/mailer';
+import { createTemporal } from '../../api/temporal';
+import { initOrm, type Orm } from '../../db/orm';
+import type { RouteDef } from '../../api/routes/route';
+
+/**
+ * One real API process-in-a-test: the app built by `createApp`, listening on 127.0.0.1, backed by the
+ * PostgreSQL and Temporal that `npm test` started (DATABASE_URL, TEMPORAL_ADDRESS). Every log line the
+ * app writes is captured in `logs`, so tests can assert what was (not) logged.
+ */
+export interface Harness {
+  url: string;
+  config: Config;
+  orm: Orm;
+  logs: string[];
+  routes: RouteDef[];
+  router: ReturnType<typeof createApp>['router'];
+  request(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startApi(overrides: Partial<Config> = {}, extra: Partial<AppDeps> = {}): Promise<Harness> {
+  const base = loadConfig(process.env);
+  // Tests create many accounts from one IP; the tests of these limits set their own values.
+  const config: Config = { ...base, signInRatePerMin: 10_000, signUpRatePerMin: 10_000, ...overrides };
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      cb();
+    },
+  });
+  const logger = createLogger('info', sink);
+  const orm = extra.orm ?? (await initOrm(config.databaseUrl, 5));
+  const temporal = extra.temporal ?? createTemporal(config.temporal);
+  const mailer = extra.mailer ?? createMailer({ from: config.mailFrom, logger });
+  const { app, routes, router } = createApp({ config, orm, logger, temporal, mailer, ...extra });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    config,
+    orm,
+    logs,
+    routes,
+    router,
+    request(path, init = {}) {
+      const { json, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (json !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
+      return fetch(url + path, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!extra.orm) await orm.close(true);
+      if (!extra.temporal) await temporal.close().catch(() => undefined);
+    },
+  };
+}
