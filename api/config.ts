@@ -34,6 +34,12 @@ const envSchema = z.object({
   SVC_ALLOW_PRIVATE_WEBHOOKS: flag,
   SVC_SMTP_URL: z.string().optional(),
   SVC_MAIL_FROM: z.string().default('svc <no-reply@svc.local>'),
+  SVC_OPENAI_BASE_URL: z.string().optional(),
+  SVC_OPENAI_API_KEY: z.string().optional(),
+  SVC_OPENAI_MODELS: z.string().default(''),
+  SVC_OPENAI_INPUT_PER_MTOK_USD: z.coerce.number().nonnegative().default(0),
+  SVC_OPENAI_OUTPUT_PER_MTOK_USD: z.coerce.number().nonnegative().default(0),
+  SVC_OPENAI_TIMEOUT_MS: intFrom(60_000),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -59,6 +65,15 @@ export interface Config {
   allowPrivateWebhooks: boolean;
   smtpUrl?: string;
   mailFrom: string;
+  /** CONTRACT §4: any OpenAI-compatible chat-completions endpoint; models appear as `openai/<name>`. */
+  openai: {
+    baseUrl?: string;
+    apiKey?: string;
+    models: string[];
+    inputPerMTokUsd: number;
+    outputPerMTokUsd: number;
+    timeoutMs: number;
+  };
 }
 
 /** Reads and validates the environment; throws with every offending variable named. */
@@ -92,5 +107,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateWebhooks: e.SVC_ALLOW_PRIVATE_WEBHOOKS,
     smtpUrl: e.SVC_SMTP_URL || undefined,
     mailFrom: e.SVC_MAIL_FROM,
+    openai: {
+      baseUrl: e.SVC_OPENAI_BASE_URL || undefined,
+      apiKey: e.SVC_OPENAI_API_KEY || undefined,
+      models: e.SVC_OPENAI_MODELS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      inputPerMTokUsd: e.SVC_OPENAI_INPUT_PER_MTOK_USD,
+      outputPerMTokUsd: e.SVC_OPENAI_OUTPUT_PER_MTOK_USD,
+      timeoutMs: e.SVC_OPENAI_TIMEOUT_MS,
+    },
   };
 }
