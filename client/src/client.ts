@@ -1,0 +1,102 @@
+/** The `Svc` client: configuration plus one property per resource. */
+import { SvcError } from './errors.js';
+import { HttpClient } from './http.js';
+import type { FetchLike, RequestSpec } from './http.js';
+import { readEnv } from './runtime.js';
+import { Agents } from './resources/agents.js';
+import { ApiKeys } from './resources/api-keys.js';
+import { Files } from './resources/files.js';
+import { Runs } from './resources/runs.js';
+import { UsageResource } from './resources/usage.js';
+import { Webhooks } from './resources/webhooks.js';
+
+/** Options of the {@link Svc} constructor. */
+export interface SvcOptions {
+  /** API key (`svc_live_...`). Defaults to `process.env.SVC_API_KEY` where `process` exists. */
+  apiKey?: string;
+  /** Service address, without `/v1`. Defaults to `http://localhost:3000`. */
+  baseUrl?: string;
+  /** `fetch` implementation; defaults to `globalThis.fetch`. Inject one to proxy, log or test. */
+  fetch?: FetchLike;
+  /** Retries after the first attempt for 429, 5xx and network errors (default 2). */
+  maxRetries?: number;
+  /** Timeout of each attempt in ms (default 60000). */
+  timeoutMs?: number;
+}
+
+/** Default service address. */
+export const DEFAULT_BASE_URL = 'http://localhost:3000';
+
+/**
+ * Client of the svc API.
+ *
+ * ```ts
+ * const svc = new Svc({ apiKey: process.env.SVC_API_KEY, baseUrl: 'https://svc.example.com' });
+ * const run = await svc.runs.create({ agentId, input: { question: 'hi' } });
+ * const done = await svc.runs.wait(run.id);
+ * ```
+ */
+export class Svc {
+  /** Agent definitions. */
+  readonly agents: Agents;
+  /** File library uploads and downloads. */
+  readonly files: Files;
+  /** Runs: create, steer, wait, list. */
+  readonly runs: Runs;
+  /** Webhook subscriptions. */
+  readonly webhooks: Webhooks;
+  /** Usage totals and balance. */
+  readonly usage: UsageResource;
+  /** API key management. */
+  readonly apiKeys: ApiKeys;
+  /** Resolved service address (no trailing slash). */
+  readonly baseUrl: string;
+
+  private readonly http: HttpClient;
+
+  /**
+   * @throws {SvcError} `missing_api_key` when no key is given and `SVC_API_KEY` is unset;
+   * `invalid_option` for a malformed `baseUrl`, `maxRetries` or `timeoutMs`, or when no `fetch` exists
+   */
+  constructor(options: SvcOptions = {}) {
+    const apiKey = options.apiKey ?? readEnv('SVC_API_KEY');
+    if (!apiKey) {
+      throw new SvcError({
+        code: 'missing_api_key',
+        message: 'No API key: pass `apiKey` to new Svc() or set the SVC_API_KEY environment variable',
+      });
+    }
+    const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    if (!/^https?:\/\/[^/]/i.test(baseUrl)) invalid(`baseUrl must be an http(s) URL, got ${options.baseUrl}`);
+    const maxRetries = options.maxRetries ?? 2;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) invalid('maxRetries must be an integer >= 0');
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    if (!(timeoutMs > 0)) invalid('timeoutMs must be > 0');
+    const fetchFn: FetchLike | undefined =
+      options.fetch ??
+      (typeof globalThis.fetch === 'function' ? (url, init) => globalThis.fetch(url, init) : undefined);
+    if (!fetchFn) invalid('No fetch available: pass `fetch` (Node >= 18 has one built in)');
+
+    this.baseUrl = baseUrl;
+    this.http = new HttpClient({ apiKey, baseUrl, fetch: fetchFn, maxRetries, timeoutMs });
+    this.agents = new Agents(this.http);
+    this.files = new Files(this.http);
+    this.runs = new Runs(this.http);
+    this.webhooks = new Webhooks(this.http);
+    this.usage = new UsageResource(this.http);
+    this.apiKeys = new ApiKeys(this.http);
+  }
+
+  /**
+   * Escape hatch for routes without a resource method: sends a request with this client's
+   * authentication, retries and error mapping, and returns the parsed JSON body.
+   * @throws {SvcError} as the resource methods do
+   */
+  request<T = unknown>(spec: RequestSpec): Promise<T> {
+    return this.http.request<T>(spec);
+  }
+}
+
+function invalid(message: string): never {
+  throw new SvcError({ code: 'invalid_option', message });
+}

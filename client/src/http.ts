@@ -1,0 +1,197 @@
+/**
+ * Transport: one JSON request with authentication, a per-attempt timeout and automatic retries.
+ * Retry timing follows openai-node: prefer the server's `Retry-After`, else exponential backoff with jitter.
+ */
+import { ConnectionError, SvcError, errorFromResponse } from './errors.js';
+import { randomUUID, sleep } from './runtime.js';
+
+/** The `fetch` signature the client needs; `globalThis.fetch` and most polyfills match it. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** Query-string values; `undefined` and `null` entries are left out. */
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+/** Per-call options accepted by every resource method as its last argument. */
+export interface CallOptions {
+  /** Abort the call (including any retry wait). */
+  signal?: AbortSignal;
+  /** Overrides the client's `timeoutMs` for each attempt of this call. */
+  timeoutMs?: number;
+  /** Overrides the client's `maxRetries` for this call. */
+  maxRetries?: number;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  /** `Idempotency-Key` for a POST; one is generated per call when absent. */
+  idempotencyKey?: string;
+}
+
+/** A request as the resources describe it. */
+export interface RequestSpec extends CallOptions {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Query;
+  /** JSON body (serialised here). */
+  json?: unknown;
+  /** Raw body sent as-is (uploads); give its `Content-Type` in `headers`. */
+  body?: Uint8Array | ArrayBuffer | Blob | string;
+}
+
+/** Settings of the transport, resolved by the `Svc` constructor. */
+export interface HttpSettings {
+  apiKey: string;
+  baseUrl: string;
+  fetch: FetchLike;
+  maxRetries: number;
+  timeoutMs: number;
+}
+
+/** Longest `Retry-After` the client will sleep through; a longer one is surfaced as the error instead. */
+export const MAX_RETRY_AFTER_SECONDS = 60;
+const BASE_DELAY_MS = 500;
+const MAX_DELAY_MS = 8000;
+
+/** True for the statuses that are worth retrying: 429 and every 5xx. Other 4xx never are. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+/**
+ * Parses `Retry-After` (delta-seconds or an HTTP date) into seconds, or `undefined` when absent or invalid.
+ */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds : undefined;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
+}
+
+/** Backoff before retry number `retry` (0-based): 0.5 s · 2^retry, ±25 % jitter, at most 8 s. */
+export function backoffMs(retry: number): number {
+  const base = Math.min(BASE_DELAY_MS * 2 ** retry, MAX_DELAY_MS);
+  return Math.min(base * (0.75 + Math.random() * 0.5), MAX_DELAY_MS);
+}
+
+/** Builds `baseUrl + path + ?query`. */
+export function buildUrl(baseUrl: string, path: string, query?: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return `${baseUrl}${path}${qs ? `?${qs}` : ''}`;
+}
+
+/** The transport shared by every resource of one client. */
+export class HttpClient {
+  constructor(readonly settings: HttpSettings) {}
+
+  /**
+   * Sends the request, retrying 429/5xx responses and network failures, and returns the parsed JSON body
+   * (`undefined` for an empty body such as 204).
+   * @throws {SvcError} a subclass matching the final HTTP status, or {@link ConnectionError} when no
+   * response arrived on the last attempt.
+   */
+  async request<T>(spec: RequestSpec): Promise<T> {
+    const { response, text } = await this.send(spec, true);
+    if (!text) return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch (cause) {
+      throw new SvcError({
+        code: 'invalid_response',
+        message: `Response to ${spec.method} ${spec.path} is not valid JSON`,
+        status: response.status,
+        headers: response.headers,
+        requestId: response.headers.get('x-request-id') ?? undefined,
+        cause,
+      });
+    }
+  }
+
+  /**
+   * Like {@link request} but returns the successful `Response` with its body unread (streams, downloads).
+   * The per-attempt timeout covers only the wait for the response headers; use `signal` to stop reading.
+   */
+  async raw(spec: RequestSpec): Promise<Response> {
+    return (await this.send(spec, false)).response;
+  }
+
+  private async send(spec: RequestSpec, readBody: boolean): Promise<{ response: Response; text: string }> {
+    const maxRetries = spec.maxRetries ?? this.settings.maxRetries;
+    const headers = await this.headersFor(spec);
+    const url = buildUrl(this.settings.baseUrl, spec.path, spec.query);
+    const body = (spec.json !== undefined ? JSON.stringify(spec.json) : spec.body) as RequestInit['body'];
+    for (let retry = 0; ; retry++) {
+      const attempt = await this.attempt(url, { method: spec.method, headers, body }, spec, readBody);
+      const canRetry = retry < maxRetries && !spec.signal?.aborted;
+      if ('error' in attempt) {
+        if (!canRetry) throw attempt.error;
+        await sleep(backoffMs(retry), spec.signal);
+        continue;
+      }
+      const { response, text } = attempt;
+      if (response.ok) return attempt;
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+      // spec §8: wait at least Retry-After; one longer than we are willing to sleep ends the retries
+      const retryAfterOk = retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_SECONDS;
+      if (!canRetry || !isRetryableStatus(response.status) || !retryAfterOk) {
+        throw errorFromResponse(response.status, response.headers, text, retryAfter);
+      }
+      await sleep(retryAfter !== undefined ? Math.ceil(retryAfter * 1000) : backoffMs(retry), spec.signal);
+    }
+  }
+
+  private async headersFor(spec: RequestSpec): Promise<Record<string, string>> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      authorization: `Bearer ${this.settings.apiKey}`,
+    };
+    if (spec.json !== undefined) headers['content-type'] = 'application/json';
+    for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name.toLowerCase()] = value;
+    // stripe-node habit: every POST carries one idempotency key, generated once and reused by every retry
+    if (spec.method === 'POST') {
+      headers['idempotency-key'] = spec.idempotencyKey ?? headers['idempotency-key'] ?? (await randomUUID());
+    }
+    return headers;
+  }
+
+  /** One attempt: a response (with its text when `readBody`), or the error to raise if it is the last. */
+  private async attempt(
+    url: string,
+    init: RequestInit,
+    spec: RequestSpec,
+    readBody: boolean,
+  ): Promise<{ response: Response; text: string } | { error: SvcError }> {
+    const timeoutMs = spec.timeoutMs ?? this.settings.timeoutMs;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const onAbort = () => controller.abort(spec.signal?.reason);
+    if (spec.signal?.aborted) onAbort();
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
+    let streaming = false;
+    try {
+      const fetchFn = this.settings.fetch;
+      const response = await fetchFn(url, { ...init, signal: controller.signal });
+      // error bodies are always read (small); success bodies only when the caller wants them parsed
+      const text = readBody || !response.ok ? await response.text() : '';
+      // an unread success body stays tied to the caller's signal so aborting it stops the stream
+      streaming = !readBody && response.ok;
+      return { response, text };
+    } catch (cause) {
+      // a caller abort is final: surface the caller's reason untouched, never retry it
+      if (spec.signal?.aborted && !timedOut) throw spec.signal.reason ?? cause;
+      const message = timedOut
+        ? `${init.method} ${url} timed out after ${timeoutMs} ms`
+        : `${init.method} ${url} failed: ${cause instanceof Error ? cause.message : String(cause)}`;
+      return { error: new ConnectionError({ code: timedOut ? 'timeout' : 'connection_error', message, cause }) };
+    } finally {
+      clearTimeout(timer);
+      if (!streaming) spec.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * `@svc/client`: typed, dependency-free ESM client of the svc API (preview, spec §4.4).
+ * @packageDocumentation
+ */
+export { Svc, DEFAULT_BASE_URL } from './client.js';
+export type { SvcOptions } from './client.js';
+export {
+  SvcError,
+  ValidationError,
+  AuthenticationError,
+  BillingError,
+  PermissionError,
+  NotFoundError,
+  ConflictError,
+  RateLimitError,
+  ServerError,
+  ConnectionError,
+  TimeoutError,
+} from './errors.js';
+export type { SvcErrorInit } from './errors.js';
+export type { CallOptions, FetchLike, Query, RequestSpec } from './http.js';
+export { CursorList } from './pagination.js';
+export type { Page, PageFetcher } from './pagination.js';
+export { verifyWebhookSignature, signWebhookPayload, SIGNATURE_HEADER } from './webhooks.js';
+export type { RawBody, VerifyOptions } from './webhooks.js';
+export type { WaitOptions } from './resources/runs.js';
+export type { UploadBody } from './resources/files.js';
+export type { Agents } from './resources/agents.js';
+export type { ApiKeys } from './resources/api-keys.js';
+export type { Files } from './resources/files.js';
+export type { Runs } from './resources/runs.js';
+export type { UsageResource } from './resources/usage.js';
+export type { Webhooks } from './resources/webhooks.js';
+export { RUN_STATUSES, TERMINAL_STATUSES, PAUSED_STATUSES, isRunStatus, isTerminalStatus } from './types.js';
+export type * from './types.js';

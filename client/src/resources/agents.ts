@@ -1,0 +1,56 @@
+/** `client.agents`: agent definitions (CONTRACT.md §4). */
+import type { CallOptions, HttpClient } from '../http.js';
+import { CursorList } from '../pagination.js';
+import type { Agent, AgentCreateParams } from '../types.js';
+
+/** Agents of the workspace. */
+export class Agents {
+  constructor(private readonly http: HttpClient) {}
+
+  /**
+   * Lists agents, newest first, as a lazily fetched {@link CursorList}.
+   * @throws {SvcError} on iteration, when a page request fails
+   */
+  list(params: { limit?: number } = {}, options?: CallOptions): CursorList<'agents', Agent> {
+    return new CursorList('agents', (cursor) =>
+      this.http.request({ ...options, method: 'GET', path: '/v1/agents', query: { limit: params.limit, cursor } }),
+    );
+  }
+
+  /**
+   * Creates an agent (version 1); unset fields come from the preset.
+   * @throws {ValidationError} for an invalid definition
+   */
+  create(params: AgentCreateParams, options?: CallOptions): Promise<Agent> {
+    return this.http.request({ ...options, method: 'POST', path: '/v1/agents', json: params });
+  }
+
+  /**
+   * Reads one agent.
+   * @throws {NotFoundError} for an unknown id
+   */
+  get(id: string, options?: CallOptions): Promise<Agent> {
+    return this.http.request({ ...options, method: 'GET', path: `/v1/agents/${encodeURIComponent(id)}` });
+  }
+
+  /**
+   * Changes an agent; definition changes create a new immutable version.
+   * @throws {NotFoundError} for an unknown id; {@link ValidationError} for an invalid change
+   */
+  update(id: string, params: Partial<AgentCreateParams>, options?: CallOptions): Promise<Agent> {
+    return this.http.request({
+      ...options,
+      method: 'PATCH',
+      path: `/v1/agents/${encodeURIComponent(id)}`,
+      json: params,
+    });
+  }
+
+  /**
+   * Deletes an agent.
+   * @throws {NotFoundError} for an unknown id
+   */
+  async delete(id: string, options?: CallOptions): Promise<void> {
+    await this.http.request({ ...options, method: 'DELETE', path: `/v1/agents/${encodeURIComponent(id)}` });
+  }
+}

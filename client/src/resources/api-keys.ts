@@ -1,0 +1,44 @@
+/** `client.apiKeys`: API key management, scope `keys:manage` (spec §4.1, CONTRACT.md §3). */
+import type { CallOptions, HttpClient } from '../http.js';
+import type { ApiKey, ApiKeyCreateParams, CreatedApiKey } from '../types.js';
+
+/** API keys of the workspace. */
+export class ApiKeys {
+  constructor(private readonly http: HttpClient) {}
+
+  /**
+   * Mints a key. The plaintext `key` is in this response only; store it now.
+   * @throws {ValidationError} for unknown or empty scopes
+   * @throws {PermissionError} when granting scopes the caller does not hold
+   */
+  create(params: ApiKeyCreateParams, options?: CallOptions): Promise<CreatedApiKey> {
+    return this.http.request({ ...options, method: 'POST', path: '/v1/api-keys', json: params });
+  }
+
+  /** Lists the active keys (never their plaintext; revoked keys are left out). */
+  async list(options?: CallOptions): Promise<ApiKey[]> {
+    const body = await this.http.request<{ apiKeys: ApiKey[] }>({ ...options, method: 'GET', path: '/v1/api-keys' });
+    return body.apiKeys;
+  }
+
+  /**
+   * Sets or clears (`null`) a key's monthly spend cap in USD.
+   * @throws {NotFoundError} for an unknown or revoked id
+   */
+  setSpendCap(id: string, monthlySpendCapUsd: number | null, options?: CallOptions): Promise<ApiKey> {
+    return this.http.request({
+      ...options,
+      method: 'PUT',
+      path: `/v1/api-keys/${encodeURIComponent(id)}/spend-cap`,
+      json: { monthlySpendCapUsd },
+    });
+  }
+
+  /**
+   * Revokes a key; it gets 401 from then on.
+   * @throws {NotFoundError} for an unknown or already revoked id
+   */
+  async revoke(id: string, options?: CallOptions): Promise<void> {
+    await this.http.request({ ...options, method: 'DELETE', path: `/v1/api-keys/${encodeURIComponent(id)}` });
+  }
+}

@@ -1,0 +1,289 @@
+/** `client.runs`: creating, steering and waiting for runs (CONTRACT.md §5). */
+import { SvcError, TimeoutError } from '../errors.js';
+import type { CallOptions, HttpClient } from '../http.js';
+import { CursorList } from '../pagination.js';
+import { sleep } from '../runtime.js';
+import { parseSse } from '../sse.js';
+import { isRunStatus, isTerminalStatus } from '../types.js';
+import type {
+  Feedback,
+  Run,
+  RunApproveParams,
+  RunCreateParams,
+  RunEvent,
+  RunFeedbackParams,
+  RunInputParams,
+  RunListParams,
+  RunOutput,
+  RunReviewParams,
+  RunStep,
+  RunStatus,
+} from '../types.js';
+
+/** Options of {@link Runs.wait}. */
+export interface WaitOptions {
+  /** Polling interval when the event stream is unavailable (default 1000 ms). */
+  pollMs?: number;
+  /** Give up with {@link TimeoutError} after this long (default 300000 ms). */
+  timeoutMs?: number;
+  /** Called, in order, for each event; awaited before the next one. A throw rejects `wait()`. */
+  onEvent?: (event: RunEvent) => void | Promise<void>;
+  /** Stop waiting; `wait()` rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /**
+   * Statuses that end the wait besides the terminal ones, typically {@link PAUSED_STATUSES} to stop at a
+   * human gate. An extension of spec §4.4, whose `wait` only ends on terminal statuses.
+   */
+  resolveOn?: readonly RunStatus[];
+  /**
+   * The pending action you just answered: a paused state still showing it is not a new gate (the
+   * read model may lag the answer by a moment), so `resolveOn` ignores it.
+   */
+  answeredActionId?: string;
+}
+
+interface WaitState {
+  status?: RunStatus;
+  actionId?: string;
+  /** Whether a run in this state ends the wait. */
+  done: (run: Run) => boolean;
+}
+
+const path = (id: string, suffix = '') => `/v1/runs/${encodeURIComponent(id)}${suffix}`;
+
+/** Runs of agents. */
+export class Runs {
+  constructor(private readonly http: HttpClient) {}
+
+  /**
+   * Starts a run (201, status `queued`). An `Idempotency-Key` is generated once per call and reused
+   * by every retry, so a retried create never starts two runs; pass your own to dedupe across calls.
+   * @throws {NotFoundError} unknown agent; {@link ValidationError} unknown fileIds; {@link BillingError}
+   * insufficient credits or spend cap; {@link ConflictError} idempotency key reused with another body
+   */
+  create(params: RunCreateParams, options?: CallOptions): Promise<Run> {
+    return this.http.request({ ...options, method: 'POST', path: '/v1/runs', json: params });
+  }
+
+  /**
+   * Reads a run.
+   * @throws {NotFoundError} for an unknown id
+   */
+  get(id: string, options?: CallOptions): Promise<Run> {
+    return this.http.request({ ...options, method: 'GET', path: path(id) });
+  }
+
+  /**
+   * Lists runs, newest first: iterate it for every run, or `.pages()` for `{ runs, nextCursor }` pages.
+   * @throws {SvcError} on iteration, when a page request fails
+   */
+  list(params: RunListParams = {}, options?: CallOptions): CursorList<'runs', Run> {
+    return new CursorList('runs', (cursor) =>
+      this.http.request({ ...options, method: 'GET', path: '/v1/runs', query: { ...params, cursor } }),
+    );
+  }
+
+  /** The run's output with its status. @throws {NotFoundError} for an unknown id */
+  output(id: string, options?: CallOptions): Promise<RunOutput> {
+    return this.http.request({ ...options, method: 'GET', path: path(id, '/output') });
+  }
+
+  /** The run's steps. @throws {NotFoundError} for an unknown id */
+  async steps(id: string, options?: CallOptions): Promise<RunStep[]> {
+    const body = await this.http.request<{ steps: RunStep[] }>({ ...options, method: 'GET', path: path(id, '/steps') });
+    return body.steps;
+  }
+
+  /**
+   * Answers a run in `needs_input`.
+   * @throws {ConflictError} `run.invalid_state` when the run is not waiting for input or `actionId` is stale
+   */
+  input(id: string, params: RunInputParams, options?: CallOptions): Promise<Run> {
+    return this.http.request({ ...options, method: 'POST', path: path(id, '/input'), json: params });
+  }
+
+  /**
+   * Approves (or rejects, failing the run with `run.rejected`) a run in `needs_approval`.
+   * @throws {ConflictError} `run.invalid_state` when the run is not waiting for approval or `actionId` is stale
+   */
+  approve(id: string, params: RunApproveParams, options?: CallOptions): Promise<Run> {
+    return this.http.request({ ...options, method: 'POST', path: path(id, '/approve'), json: params });
+  }
+
+  /**
+   * Reviews a run in `needs_review`: accept, correct (`correctedOutput`), or reject.
+   * @throws {ConflictError} `run.invalid_state` when the run is not waiting for review or `actionId` is stale
+   */
+  review(id: string, params: RunReviewParams, options?: CallOptions): Promise<Run> {
+    return this.http.request({ ...options, method: 'POST', path: path(id, '/review'), json: params });
+  }
+
+  /**
+   * Rates a run (1..5), optionally with a corrected output.
+   * @throws {ValidationError} for a rating outside 1..5
+   */
+  feedback(id: string, params: RunFeedbackParams, options?: CallOptions): Promise<Feedback> {
+    return this.http.request({ ...options, method: 'POST', path: path(id, '/feedback'), json: params });
+  }
+
+  /**
+   * Cancels a non-terminal run.
+   * @throws {ConflictError} `run.invalid_state` when the run already ended
+   */
+  cancel(id: string, options?: CallOptions): Promise<Run> {
+    return this.http.request({ ...options, method: 'POST', path: path(id, '/cancel') });
+  }
+
+  /**
+   * Waits until the run is terminal (`succeeded`, `failed` or `cancelled`) and resolves with it.
+   *
+   * Follows the live stream `GET /v1/runs/{id}/events` when the service offers it, calling `onEvent`
+   * for each `run.status` and `run.step` event. When the stream is unavailable (non-2xx, not
+   * `text/event-stream`, no readable body, network error) or ends early, it polls `runs.get` every
+   * `pollMs` instead, calling `onEvent` with a `run.status` event whenever the status or pending action changes.
+   *
+   * A paused run (`needs_*`) is not terminal: answer it from `onEvent`, or pass `resolveOn: PAUSED_STATUSES`
+   * to get it back, answer it, and wait again with `answeredActionId`.
+   *
+   * @throws {TimeoutError} when the run is not terminal within `timeoutMs`
+   * @throws {SvcError} `unexpected_status` when the service reports a status this client does not know
+   * @throws {SvcError} any error of `runs.get` once its retries are used up (e.g. {@link NotFoundError})
+   */
+  async wait(id: string, options: WaitOptions = {}): Promise<Run> {
+    const { pollMs = 1000, timeoutMs = 300_000, onEvent, signal: userSignal, resolveOn = [] } = options;
+    const state: WaitState = {
+      done: (run) =>
+        isTerminalStatus(run.status) ||
+        (resolveOn.includes(run.status) &&
+          (options.answeredActionId === undefined || run.pendingAction?.id !== options.answeredActionId)),
+    };
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error('runs.wait timed out'));
+    }, timeoutMs);
+    const onUserAbort = () => controller.abort(userSignal?.reason);
+    if (userSignal?.aborted) onUserAbort();
+    userSignal?.addEventListener('abort', onUserAbort, { once: true });
+    try {
+      const signal = controller.signal;
+      return (
+        (await this.waitOnStream(id, signal, state, onEvent)) ??
+        (await this.waitByPolling(id, pollMs, signal, state, onEvent))
+      );
+    } catch (err) {
+      if (!timedOut) throw err;
+      throw new TimeoutError({
+        code: 'timeout',
+        message: `Run ${id} did not finish within ${timeoutMs} ms (last status: ${state.status ?? 'unknown'})`,
+        runId: id,
+        lastStatus: state.status,
+        cause: err,
+      });
+    } finally {
+      clearTimeout(timer);
+      userSignal?.removeEventListener('abort', onUserAbort);
+    }
+  }
+
+  /** The terminal run from the event stream, or `undefined` when the stream is unavailable or ended early. */
+  private async waitOnStream(
+    id: string,
+    signal: AbortSignal,
+    state: WaitState,
+    onEvent: WaitOptions['onEvent'],
+  ): Promise<Run | undefined> {
+    let response: Response;
+    try {
+      response = await this.http.raw({
+        method: 'GET',
+        path: path(id, '/events'),
+        headers: { accept: 'text/event-stream' },
+        maxRetries: 0,
+        signal,
+      });
+    } catch (err) {
+      if (signal.aborted) throw err;
+      return undefined; // no stream (route absent, 5xx, network): polling reports real errors, with retries
+    }
+    const contentType = response.headers.get('content-type') ?? '';
+    const body = response.body;
+    if (!/^text\/event-stream\b/i.test(contentType) || !body || typeof body.getReader !== 'function') {
+      await body?.cancel().catch(() => undefined);
+      return undefined;
+    }
+    const events = parseSse(body);
+    try {
+      for (;;) {
+        let next: IteratorResult<{ event: string; data: string }>;
+        try {
+          next = await events.next();
+        } catch (err) {
+          if (signal.aborted) throw err;
+          return undefined; // the stream broke off: carry on by polling
+        }
+        if (next.done) return undefined; // ended before a terminal status: carry on by polling
+        const { event, data } = next.value;
+        if (event !== 'run.status' && event !== 'run.step') continue; // unknown types: forward-compatible
+        const parsed = parseEventData(id, event, data);
+        if (event === 'run.step') {
+          await onEvent?.({ type: 'run.step', data: parsed as RunStep });
+          continue;
+        }
+        const run = checkRun(id, parsed);
+        state.status = run.status;
+        state.actionId = run.pendingAction?.id;
+        await onEvent?.({ type: 'run.status', data: run });
+        if (isTerminalStatus(run.status)) return run;
+        if (state.done(run)) {
+          // a paused event may be replayed history: stop only if the run is still at that gate now
+          const current = checkRun(id, await this.get(id, { signal }));
+          if (state.done(current)) return current;
+        }
+      }
+    } finally {
+      await events.return(undefined).catch(() => undefined);
+    }
+  }
+
+  private async waitByPolling(
+    id: string,
+    pollMs: number,
+    signal: AbortSignal,
+    state: WaitState,
+    onEvent: WaitOptions['onEvent'],
+  ): Promise<Run> {
+    for (;;) {
+      const run = checkRun(id, await this.get(id, { signal }));
+      if (run.status !== state.status || run.pendingAction?.id !== state.actionId) {
+        state.status = run.status;
+        state.actionId = run.pendingAction?.id;
+        await onEvent?.({ type: 'run.status', data: run });
+      }
+      if (state.done(run)) return run;
+      await sleep(pollMs, signal);
+    }
+  }
+}
+
+function parseEventData(id: string, event: string, data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch (cause) {
+    throw new SvcError({ code: 'invalid_response', message: `Run ${id}: ${event} event data is not JSON`, cause });
+  }
+}
+
+/** A run whose status this client knows; anything else is an error rather than an endless wait. */
+function checkRun(id: string, value: unknown): Run {
+  const status = (value as { status?: unknown } | null)?.status;
+  if (!isRunStatus(status)) {
+    throw new SvcError({
+      code: 'unexpected_status',
+      message: `Run ${id} has a status this client does not know: ${JSON.stringify(status)}`,
+      details: { status },
+    });
+  }
+  return value as Run;
+}

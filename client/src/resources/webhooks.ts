@@ -1,0 +1,30 @@
+/** `client.webhooks`: webhook subscriptions (spec §4.2, CONTRACT.md §6). */
+import type { CallOptions, HttpClient } from '../http.js';
+import type { Webhook, WebhookCreateParams } from '../types.js';
+
+/** Webhook subscriptions. To check deliveries you receive, use `verifyWebhookSignature`. */
+export class Webhooks {
+  constructor(private readonly http: HttpClient) {}
+
+  /**
+   * Subscribes a URL to run events. The secret is write-only: it is never returned.
+   * @throws {ValidationError} `webhook.url_not_public` when the URL resolves to a non-public address
+   */
+  create(params: WebhookCreateParams, options?: CallOptions): Promise<Webhook> {
+    return this.http.request({ ...options, method: 'POST', path: '/v1/webhooks', json: params });
+  }
+
+  /** Lists the workspace's subscriptions. */
+  async list(options?: CallOptions): Promise<Webhook[]> {
+    const body = await this.http.request<{ webhooks: Webhook[] }>({ ...options, method: 'GET', path: '/v1/webhooks' });
+    return body.webhooks;
+  }
+
+  /**
+   * Removes a subscription.
+   * @throws {NotFoundError} for an unknown id
+   */
+  async delete(id: string, options?: CallOptions): Promise<void> {
+    await this.http.request({ ...options, method: 'DELETE', path: `/v1/webhooks/${encodeURIComponent(id)}` });
+  }
+}

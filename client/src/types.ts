@@ -1,0 +1,273 @@
+/**
+ * Request and response shapes of the service (CONTRACT.md). JSON objects the contract leaves open
+ * (run input/output, metadata, agent settings' extras) are typed as {@link JsonObject} or `unknown`.
+ */
+
+/** Any JSON value. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+/** A JSON object. */
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Every run status (CONTRACT.md §5). */
+export const RUN_STATUSES = [
+  'queued',
+  'running',
+  'needs_input',
+  'needs_approval',
+  'needs_review',
+  'succeeded',
+  'failed',
+  'cancelled',
+] as const;
+/** A run status. */
+export type RunStatus = (typeof RUN_STATUSES)[number];
+/** Statuses a run never leaves. */
+export const TERMINAL_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+/** Statuses in which a run waits for a person (input, approval, review). */
+export const PAUSED_STATUSES: readonly RunStatus[] = ['needs_input', 'needs_approval', 'needs_review'];
+
+/** True when `status` is one of {@link RUN_STATUSES}. */
+export function isRunStatus(status: unknown): status is RunStatus {
+  return typeof status === 'string' && (RUN_STATUSES as readonly string[]).includes(status);
+}
+
+/** True when `status` is terminal: `succeeded`, `failed` or `cancelled`. */
+export function isTerminalStatus(status: unknown): boolean {
+  return typeof status === 'string' && (TERMINAL_STATUSES as readonly string[]).includes(status);
+}
+
+/** What a paused run waits for. */
+export type PendingAction =
+  | { id: string; type: 'input'; question: string }
+  | { id: string; type: 'approval'; tool?: string; args?: JsonObject; proposedOutput?: JsonValue }
+  | { id: string; type: 'review'; proposedOutput: JsonValue };
+
+/** Error of a failed run, e.g. `{ code: 'run.rejected', message }`. */
+export interface RunError {
+  code: string;
+  message: string;
+}
+
+/** Token and cost figures of a run. */
+export interface RunUsage {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/** A run (CONTRACT.md §5). */
+export interface Run {
+  id: string;
+  agentId: string;
+  agentVersion: number;
+  status: RunStatus;
+  input: JsonObject;
+  output: JsonValue | null;
+  error: RunError | null;
+  pendingAction: PendingAction | null;
+  usage: RunUsage;
+  metadata: JsonObject | null;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+}
+
+/** Body of `runs.create`. */
+export interface RunCreateParams {
+  agentId: string;
+  /** Free-form input; may hold `fileIds` of uploaded files. */
+  input?: JsonObject & { fileIds?: string[] };
+  metadata?: JsonObject;
+}
+
+/** Filters of `runs.list`. */
+export interface RunListParams {
+  status?: RunStatus;
+  agentId?: string;
+  /** Page size, 1..100 (server default 20). */
+  limit?: number;
+}
+
+/** Result of `runs.output`. */
+export interface RunOutput {
+  runId: string;
+  status: RunStatus;
+  output: JsonValue | null;
+}
+
+/** One step of a run. */
+export interface RunStep {
+  index: number;
+  type: string;
+  status: string;
+  detail: unknown;
+  startedAt: string | null;
+  completedAt: string | null;
+}
+
+/** Body of `runs.input`. */
+export interface RunInputParams {
+  answer: JsonValue;
+  /** The pending action being answered; a stale one gets 409 `run.invalid_state`. */
+  actionId?: string;
+}
+
+/** Body of `runs.approve`. `approved: false` fails the run with `run.rejected`. */
+export interface RunApproveParams {
+  approved: boolean;
+  comment?: string;
+  actionId?: string;
+}
+
+/** Body of `runs.review`. */
+export interface RunReviewParams {
+  accept: boolean;
+  correctedOutput?: JsonValue;
+  actionId?: string;
+}
+
+/** Body of `runs.feedback`. */
+export interface RunFeedbackParams {
+  /** Integer 1..5. */
+  rating: number;
+  correctedOutput?: JsonValue;
+  comment?: string;
+}
+
+/** A stored feedback entry (fields beyond the request are not fixed by the contract). */
+export interface Feedback extends RunFeedbackParams {
+  id: string;
+  runId: string;
+  createdAt: string;
+}
+
+/** An event from the run's live stream (or synthesised while polling). */
+export type RunEvent = { type: 'run.status'; data: Run } | { type: 'run.step'; data: RunStep };
+
+/** Agent settings (CONTRACT.md §4). */
+export interface AgentSettings {
+  approval: 'never' | 'before_output' | 'before_tools';
+  approvalTools?: string[];
+  review: boolean;
+  maxSteps: number;
+}
+
+/** An agent (latest version). */
+export interface Agent {
+  id: string;
+  name: string;
+  version: number;
+  presetId?: string | null;
+  instructions?: string | null;
+  modelId: string;
+  tools: string[];
+  settings: AgentSettings;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Body of `agents.create`; defaults come from the preset (`general-assistant` when absent). */
+export interface AgentCreateParams {
+  name: string;
+  presetId?: string;
+  instructions?: string;
+  modelId?: string;
+  tools?: string[];
+  settings?: Partial<AgentSettings>;
+}
+
+/** An uploaded file. */
+export interface FileObject {
+  id: string;
+  filename: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  folderId: string | null;
+  createdAt: string;
+}
+
+/** Webhook event kinds (spec §6). */
+export type WebhookEventType =
+  'run.succeeded' | 'run.failed' | 'run.needs_input' | 'run.needs_approval' | 'run.needs_review';
+
+/** A webhook subscription; the secret is write-only and never returned. */
+export interface Webhook {
+  id: string;
+  url: string;
+  events: WebhookEventType[];
+  status: 'active' | 'disabled';
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Body of `webhooks.create`. */
+export interface WebhookCreateParams {
+  url: string;
+  events: WebhookEventType[];
+  /** 16..256 characters; signs the deliveries. */
+  secret: string;
+}
+
+/** Body of a webhook delivery (spec §2.4). */
+export interface WebhookDeliveryBody {
+  id: string;
+  type: WebhookEventType;
+  run: { id: string; status: RunStatus; output: JsonValue | null; error: RunError | null };
+}
+
+/** An API key as listed (never with its plaintext). */
+export interface ApiKey {
+  id: string;
+  name: string;
+  scopes: string[];
+  prefix: string;
+  monthlySpendCapUsd: number | null;
+  spentThisMonthUsd: number;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** A freshly created API key: the only time `key` (the plaintext) is returned. */
+export interface CreatedApiKey {
+  id: string;
+  name: string;
+  scopes: string[];
+  key: string;
+  prefix: string;
+  monthlySpendCapUsd: number | null;
+  createdAt: string;
+}
+
+/** Body of `apiKeys.create`. */
+export interface ApiKeyCreateParams {
+  name: string;
+  scopes: string[];
+  monthlySpendCapUsd?: number | null;
+}
+
+/** Query of `usage.get`: dates as `YYYY-MM-DD` strings or `Date`s (their UTC day). */
+export interface UsageParams {
+  from: string | Date;
+  to: string | Date;
+}
+
+/** Usage totals for a date range. The row shapes of `byDay`/`byAgent` are not fixed by the contract. */
+export interface Usage {
+  from: string;
+  to: string;
+  runs: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  byDay: JsonObject[];
+  byAgent: JsonObject[];
+}
+
+/** Balance and plan of the workspace. */
+export interface Balance {
+  balanceUsd: number;
+  plan: string;
+  entitlements: { apiRateLimitPerMin: number };
+}
