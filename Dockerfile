@@ -1,0 +1,34 @@
+# syntax=docker/dockerfile:1
+#
+# One image for all of svc's processes:
+#   node dist/api/main.js      the HTTP API (default command, port 3000)
+#   node dist/worker/main.js   the Temporal worker
+#   node dist/db/migrate.js    applies the database migrations, then exits
+# They read DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, PORT and the SVC_* settings.
+
+# --- build: compile TypeScript, then drop the dev dependencies ---------------------------------
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+
+# Dependencies first, so that this layer is rebuilt only when the lock file changes.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+COPY . .
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund
+
+# --- runtime ------------------------------------------------------------------------------------
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    PORT=3000
+WORKDIR /app
+
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+
+# The official image's unprivileged user.
+USER node
+EXPOSE 3000
+CMD ["node", "dist/api/main.js"]

@@ -1,0 +1,122 @@
+# shellcheck shell=bash
+# Shared setup for scripts/dev.sh and scripts/test.sh. Source it after setting the SVC_* defaults.
+#
+# Functions:
+#   svc_install_deps    npm ci when node_modules is missing or older than package-lock.json
+#   svc_services_up     start PostgreSQL and Temporal (or reuse running ones), export the
+#                       DATABASE_URL / TEMPORAL_* variables the application reads
+#   svc_services_down   stop the services that THIS invocation started, and only those
+#   svc_migrate         apply the database migrations (db/migrate.ts)
+#
+# Environment (besides what scripts/postgres.sh and scripts/temporal.sh read):
+#   SVC_SKIP_INSTALL=1  never run npm ci (e.g. offline, or node_modules managed by hand)
+#   SVC_AUTO_PORTS=1    if a port is taken by something else, move to the next free one
+#                       instead of failing (test.sh turns this on; its ports matter to nobody)
+
+SVC_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=lib/common.sh
+source "$SVC_SCRIPTS_DIR/lib/common.sh"
+
+# Services started by this invocation, in start order; cleanup stops exactly these, so that a
+# PostgreSQL or Temporal someone else started (another terminal, another script) keeps running.
+SVC_STARTED_SERVICES=()
+
+svc_install_deps() {
+  if [[ "${SVC_SKIP_INSTALL:-0}" == 1 ]]; then
+    return 0
+  fi
+  # npm writes node_modules/.package-lock.json on every install, so it is older than
+  # package-lock.json exactly when the lock file changed since (e.g. after a pull).
+  if [[ ! -d "$SVC_ROOT/node_modules" || "$SVC_ROOT/package-lock.json" -nt "$SVC_ROOT/node_modules/.package-lock.json" ]]; then
+    svc_log "installing dependencies (npm ci)"
+    (cd "$SVC_ROOT" && npm ci --no-audit --no-fund)
+  fi
+}
+
+# "running ... on 127.0.0.1:PORT" (from `status`) -> PORT; "UI http://127.0.0.1:PORT" with $2=ui.
+svc__status_port() {
+  if [[ "${2:-}" == ui ]]; then
+    sed -n 's|.*UI http://127\.0\.0\.1:\([0-9]*\).*|\1|p' <<<"$1"
+  else
+    sed -n 's|.* on 127\.0\.0\.1:\([0-9]*\).*|\1|p' <<<"$1"
+  fi
+}
+
+# With SVC_AUTO_PORTS=1: reuse a service of this data dir on whatever port it runs, and move
+# away from ports that something else holds (a leftover from another checkout, say).
+svc__pick_ports() {
+  local st port ui_offset
+  if st="$(bash "$SVC_SCRIPTS_DIR/postgres.sh" status)"; then
+    SVC_PG_PORT="$(svc__status_port "$st")"
+  elif svc_port_in_use "$SVC_PG_PORT"; then
+    port="$(svc_find_free_port "$SVC_PG_PORT")" || svc_die "no free port near $SVC_PG_PORT for PostgreSQL"
+    svc_log "port $SVC_PG_PORT is taken by another process; PostgreSQL will use $port"
+    SVC_PG_PORT="$port"
+  fi
+
+  ui_offset=$((SVC_TEMPORAL_UI_PORT - SVC_TEMPORAL_PORT))
+  if st="$(bash "$SVC_SCRIPTS_DIR/temporal.sh" status)"; then
+    SVC_TEMPORAL_PORT="$(svc__status_port "$st")"
+    SVC_TEMPORAL_UI_PORT="$(svc__status_port "$st" ui)"
+  elif svc_port_in_use "$SVC_TEMPORAL_PORT" || svc_port_in_use "$SVC_TEMPORAL_UI_PORT"; then
+    port="$(svc_find_free_port "$SVC_TEMPORAL_PORT" "$ui_offset")" || svc_die "no free ports near $SVC_TEMPORAL_PORT for Temporal"
+    svc_log "port $SVC_TEMPORAL_PORT or $SVC_TEMPORAL_UI_PORT is taken by another process; Temporal will use $port (UI $((port + ui_offset)))"
+    SVC_TEMPORAL_PORT="$port"
+    SVC_TEMPORAL_UI_PORT="$((port + ui_offset))"
+  fi
+}
+
+svc_services_up() {
+  local name pids=() failed=0 i
+  # Absolute, so that every script and the application agree on it whatever their directory.
+  SVC_DATA_DIR="$(svc_abspath "$SVC_DATA_DIR")"
+  export SVC_DATA_DIR SVC_PG_PORT SVC_PG_DB SVC_TEMPORAL_PORT SVC_TEMPORAL_UI_PORT
+  mkdir -p "$SVC_DATA_DIR"
+
+  if [[ "${SVC_AUTO_PORTS:-0}" == 1 ]]; then
+    svc__pick_ports
+  fi
+
+  # Claim each service that is not running yet before starting it, so that an interrupt in the
+  # middle of a start still stops it.
+  for name in postgres temporal; do
+    if ! bash "$SVC_SCRIPTS_DIR/$name.sh" status >/dev/null; then
+      SVC_STARTED_SERVICES+=("$name")
+    fi
+  done
+
+  # Both start in parallel: Temporal's first start and initdb each take a few seconds.
+  for name in postgres temporal; do
+    bash "$SVC_SCRIPTS_DIR/$name.sh" start &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || failed=1
+  done
+  ((failed == 0)) || svc_die "could not start the services (see the messages above)"
+
+  export DATABASE_URL="postgres://postgres@127.0.0.1:$SVC_PG_PORT/$SVC_PG_DB"
+  export TEMPORAL_ADDRESS="127.0.0.1:$SVC_TEMPORAL_PORT"
+  export TEMPORAL_NAMESPACE=default
+  # The CLI binary (it contains the dev server), for code that wants to run one itself.
+  TEMPORAL_CLI="$(bash "$SVC_SCRIPTS_DIR/temporal-cli.sh")"
+  export TEMPORAL_CLI
+}
+
+# Idempotent: safe to call from a trap after an explicit call.
+svc_services_down() {
+  local name pids=()
+  ((${#SVC_STARTED_SERVICES[@]} > 0)) || return 0
+  for name in "${SVC_STARTED_SERVICES[@]}"; do
+    bash "$SVC_SCRIPTS_DIR/$name.sh" stop &
+    pids+=($!)
+  done
+  wait "${pids[@]}" || true
+  SVC_STARTED_SERVICES=()
+}
+
+svc_migrate() {
+  [[ -f "$SVC_ROOT/db/migrate.ts" ]] || svc_die "db/migrate.ts not found"
+  svc_log "applying database migrations"
+  (cd "$SVC_ROOT" && npx tsx db/migrate.ts)
+}

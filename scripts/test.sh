@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# `npm test`: runs jest against a real PostgreSQL and Temporal of its own (separate data dir and
+# ports from `npm run dev`, so both can run at once), then prints `N passed, N failed`.
+#
+# Extra arguments go to jest:  npm test -- test/api/foo.test.ts -t 'creates'
+#
+# Environment (defaults):
+#   SVC_DATA_DIR=.data/test  SVC_PG_PORT=54321  SVC_PG_DB=svc_test
+#   SVC_TEMPORAL_PORT=7243   SVC_TEMPORAL_UI_PORT=8243
+#   SVC_PG_FAST=1     throwaway cluster: durability off for speed
+#   SVC_AUTO_PORTS=1  move to free ports if these are taken by something else
+#   SVC_SKIP_INSTALL=1 to never run npm ci
+# plus what scripts/postgres.sh and scripts/temporal.sh read. Services already running for this
+# data dir are reused and left running; those this run started are stopped at the end.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+: "${SVC_DATA_DIR:=.data/test}"
+: "${SVC_PG_PORT:=54321}"
+: "${SVC_PG_DB:=svc_test}"
+: "${SVC_TEMPORAL_PORT:=7243}"
+: "${SVC_TEMPORAL_UI_PORT:=8243}"
+: "${SVC_PG_FAST:=1}"
+: "${SVC_AUTO_PORTS:=1}"
+export SVC_DATA_DIR SVC_PG_PORT SVC_PG_DB SVC_TEMPORAL_PORT SVC_TEMPORAL_UI_PORT SVC_PG_FAST SVC_AUTO_PORTS
+
+# shellcheck source=services.sh
+source scripts/services.sh
+SVC_LOG_TAG='test'
+
+SVC_DATA_DIR="$(svc_abspath "$SVC_DATA_DIR")"
+RESULTS="$SVC_DATA_DIR/jest-results.json"
+
+# Whatever happens, stop what we started. INT/TERM are turned into a normal exit so that the EXIT
+# trap runs for them too.
+trap svc_services_down EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# A results file from an earlier run must never be mistaken for this one's (e.g. by .ci/run
+# when this run fails before jest).
+mkdir -p "$SVC_DATA_DIR"
+rm -f "$RESULTS"
+
+svc_install_deps
+svc_services_up
+svc_migrate
+
+svc_log "running jest (DATABASE_URL=$DATABASE_URL TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS)"
+jest_rc=0
+# --forceExit: a test that leaks a handle must not hold CI until its time limit.
+npx jest --json --outputFile="$RESULTS" --forceExit "$@" || jest_rc=$?
+
+# Stop the services before the summary, so that the summary is the last line printed.
+svc_services_down
+
+summary_rc=0
+node scripts/jest-summary.js "$RESULTS" || summary_rc=$?
+if ((jest_rc != 0)); then
+  exit "$jest_rc"
+fi
+exit "$summary_rc"
