@@ -17,6 +17,15 @@ import { consoleAuthRoutes } from './routes/consoleAuth';
 import { healthRoutes } from './routes/health';
 import type { RouteDef } from './routes/route';
 import type { Temporal } from './temporal';
+import { createModelRegistry, type ModelRegistry } from '../activities/models/registry';
+import { createToolRegistry } from '../activities/tools/registry';
+import { RunEventHub } from './runEventHub';
+import { agentRoutes } from './routes/agents';
+import { catalogRoutes } from './routes/catalog';
+import { runActionRoutes } from './routes/runActions';
+import { runEventRoutes } from './routes/runEvents';
+import { runRoutes } from './routes/runs';
+import { usageRoutes } from './routes/usage';
 
 export interface AppDeps {
   config: Config;
@@ -24,27 +33,43 @@ export interface AppDeps {
   logger: Logger;
   temporal: Temporal;
   mailer: Mailer;
+  /** Defaults to the registry the configuration describes. */
+  models?: ModelRegistry;
 }
 
 export const API_VERSION = '0.1.0';
 
 /** Every declared route of the API, in one list: the router and the OpenAPI document both read it. */
-export function declareRoutes(deps: AppDeps): RouteDef[] {
+export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] {
   const routes: RouteDef[] = [];
+  const models = deps.models ?? createModelRegistry(deps.config.openai);
+  const tools = createToolRegistry({ allowPrivate: deps.config.allowPrivateWebhooks });
   const openapi = () => (cachedDoc ??= buildOpenApi(routes, API_VERSION));
   let cachedDoc: Record<string, unknown> | undefined;
   routes.push(
     ...healthRoutes({ temporal: deps.temporal, openapi }),
     ...consoleAuthRoutes({ config: deps.config, mailer: deps.mailer }),
     ...apiKeyRoutes(),
+    ...catalogRoutes({ models }),
+    ...agentRoutes({ models, tools }),
+    ...runRoutes({ config: deps.config, temporal: deps.temporal, models }),
+    ...runActionRoutes({ temporal: deps.temporal }),
+    ...runEventRoutes({ hub: deps.hub }),
+    ...usageRoutes(),
   );
   return routes;
 }
 
 /** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
-export function createApp(deps: AppDeps): { app: Koa<AppState>; routes: RouteDef[]; router: ReturnType<typeof buildRouter> } {
+export function createApp(deps: AppDeps): {
+  app: Koa<AppState>;
+  routes: RouteDef[];
+  router: ReturnType<typeof buildRouter>;
+  close: () => Promise<void>;
+} {
   const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
-  const routes = declareRoutes(deps);
+  const hub = new RunEventHub(deps.config.databaseUrl, deps.logger);
+  const routes = declareRoutes({ ...deps, hub });
   const router = buildRouter(routes, { config: deps.config, rateLimits: new RateLimitStore() });
 
   app.use(requestId());
@@ -61,5 +86,5 @@ export function createApp(deps: AppDeps): { app: Koa<AppState>; routes: RouteDef
   app.use(router.routes());
   // Koa's own error event would print stacks for errors we already rendered; our middleware logs them.
   app.silent = true;
-  return { app, routes, router };
+  return { app, routes, router, close: () => hub.close() };
 }

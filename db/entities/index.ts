@@ -1,4 +1,8 @@
+import { AgentSchema, AgentVersionSchema } from './Agent';
 import { ApiKeySchema } from './ApiKey';
+import { FeedbackSchema } from './Feedback';
+import { RunSchema } from './Run';
+import { RunStepSchema } from './RunStep';
 import { BaseEntitySchema } from './BaseEntity';
 import { LedgerEntrySchema } from './LedgerEntry';
 import { MembershipSchema } from './Membership';
@@ -6,7 +10,11 @@ import { SessionSchema } from './Session';
 import { UserSchema } from './User';
 import { WorkspaceSchema } from './Workspace';
 
+export * from './Agent';
 export * from './ApiKey';
+export * from './Feedback';
+export * from './Run';
+export * from './RunStep';
 export * from './BaseEntity';
 export * from './LedgerEntry';
 export * from './Membership';
@@ -23,4 +31,9 @@ export const entities = [
   SessionSchema,
   ApiKeySchema,
   LedgerEntrySchema,
+  AgentSchema,
+  AgentVersionSchema,
+  RunSchema,
+  RunStepSchema,
+  FeedbackSchema,
 ];

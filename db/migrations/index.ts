@@ -1,7 +1,9 @@
 import { Migration20261122000000 } from './Migration20261122000000';
+import { Migration20261122020000 } from './Migration20261122020000';
 
 /**
  * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
  * jest and compiled output.
  */
-export const migrationsList = [{ name: 'Migration20261122000000', class: Migration20261122000000 }];
+export const migrationsList = [{ name: 'Migration20261122000000', class: Migration20261122000000 },
+  { name: 'Migration20261122020000', class: Migration20261122020000 },];

@@ -1,0 +1,69 @@
+import type { Config } from '../../api/config';
+import { estimateTokens } from './builtin';
+import { echoProvider } from './echo';
+import { createOpenAIProvider, OPENAI_PREFIX, type OpenAIProviderOptions } from './openai';
+import { scriptedProvider } from './scripted';
+import { ModelError, type ModelInfo, type ModelProvider, type TurnRequest, type TurnResult } from './types';
+
+export { estimateTokens };
+
+/** Every model the service knows, behind one interface (worker: turns; API: catalogue and pricing). */
+export interface ModelRegistry {
+  /** CONTRACT §4 `GET /v1/models`: the built-ins first, then the configured OpenAI models. */
+  list(): ModelInfo[];
+  /** The model with that id, or `undefined` when it is unknown (or its provider is not configured). */
+  get(modelId: string): ModelInfo | undefined;
+  /**
+   * Runs one model turn. Rejects with a non-retryable {@link ModelError} for an unknown model, with
+   * the provider's `ModelError`s, or with `signal.reason` when the caller cancels.
+   */
+  turn(req: TurnRequest, signal?: AbortSignal): Promise<TurnResult>;
+}
+
+/**
+ * Builds the registry. Ids route by prefix: `builtin/` to the built-ins (CONTRACT §4: always
+ * present, no network), `openai/` to the chat-completions provider, which exists only when a base
+ * URL and at least one model are configured. `overrides` reach the OpenAI provider (tests).
+ */
+export function createModelRegistry(
+  config: Config['openai'],
+  overrides: Partial<Pick<OpenAIProviderOptions, 'fetch' | 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs'>> = {},
+): ModelRegistry {
+  const providers: ModelProvider[] = [echoProvider, scriptedProvider];
+  if (config.baseUrl && config.models.length > 0) {
+    providers.push(createOpenAIProvider({ ...config, baseUrl: config.baseUrl, ...overrides }));
+  }
+  const byId = new Map<string, { info: ModelInfo; provider: ModelProvider }>();
+  for (const provider of providers) {
+    for (const info of provider.models()) byId.set(info.id, { info, provider });
+  }
+  // Callers get copies, so nobody can change a price for everyone else.
+  const copy = (info: ModelInfo): ModelInfo => ({ ...info, pricing: { ...info.pricing } });
+
+  return {
+    list: () => [...byId.values()].map(({ info }) => copy(info)),
+    get(modelId) {
+      const entry = byId.get(modelId);
+      return entry ? copy(entry.info) : undefined;
+    },
+    async turn(req, signal) {
+      signal?.throwIfAborted();
+      const entry = byId.get(req.modelId);
+      if (!entry) {
+        const hint = req.modelId.startsWith(OPENAI_PREFIX) ? ' (OpenAI models are not configured)' : '';
+        throw new ModelError(`Unknown model ${req.modelId}${hint}`, false);
+      }
+      return entry.provider.turn(req, signal);
+    },
+  };
+}
+
+/**
+ * The cost reserved before a run starts (CONTRACT §5 credit check: `required` is the model's
+ * `perRunUsd` plus the estimated tokens): `perRunUsd` + `ceil(chars(JSON input) / 4)` input tokens
+ * at the model's input price. Output tokens cannot be known up front and are charged when the run ends.
+ */
+export function estimateRunCostUsd(model: ModelInfo, runInput: unknown): number {
+  const text = JSON.stringify(runInput ?? {}) ?? '';
+  return model.pricing.perRunUsd + (estimateTokens(text) * model.pricing.inputPerMTokUsd) / 1e6;
+}

@@ -1,0 +1,24 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** The PostgreSQL channel that wakes the API's event streams (CONTRACT §5 events, no Temporal polling). */
+export const RUN_EVENTS_CHANNEL = 'svc_run_events';
+
+export type RunEventType = 'run.status' | 'run.step';
+
+/**
+ * Appends one event to the run's stored stream and notifies listeners. Call it inside the same
+ * transaction as the change it describes: NOTIFY is delivered on commit, so a listener never sees an
+ * event whose change it cannot read yet.
+ */
+export async function appendRunEvent(em: EntityManager, runId: string, type: RunEventType, data: unknown): Promise<void> {
+  const conn = em.getConnection();
+  // Raw statements join the surrounding transaction only when handed its context explicitly.
+  const trx = em.getTransactionContext();
+  await conn.execute(
+    `insert into run_events (run_id, type, data) values (?, ?, ?::jsonb)`,
+    [runId, type, JSON.stringify(data)],
+    'run',
+    trx,
+  );
+  await conn.execute(`select pg_notify(?, ?)`, [RUN_EVENTS_CHANNEL, runId], 'run', trx);
+}

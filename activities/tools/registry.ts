@@ -1,0 +1,59 @@
+import type { ToolCall, ToolSpec } from '../models/types';
+import { safeRequest } from '../net/safeHttp';
+
+/** The built-in tool catalogue (CONTRACT §4 `GET /v1/tools`). */
+export const ASK_USER = 'ask_user';
+
+export const TOOL_SPECS: ToolSpec[] = [
+  {
+    name: ASK_USER,
+    description: 'Ask the person running the agent a question and wait for the answer (run → needs_input).',
+    parameters: { type: 'object', properties: { question: { type: 'string' } }, required: ['question'] },
+  },
+  {
+    name: 'http_request',
+    description: 'GET or POST a public http(s) URL and return the status and up to 64 KiB of the body.',
+    parameters: {
+      type: 'object',
+      properties: {
+        url: { type: 'string' },
+        method: { type: 'string', enum: ['GET', 'POST'] },
+        headers: { type: 'object', additionalProperties: { type: 'string' } },
+        body: { type: 'string' },
+      },
+      required: ['url'],
+    },
+  },
+];
+
+export interface ToolRegistry {
+  specs(names: string[]): ToolSpec[];
+  names(): string[];
+  /** Runs a tool other than ask_user (that one is a human gate, handled by the workflow). */
+  run(call: ToolCall, signal?: AbortSignal): Promise<string>;
+}
+
+/** Tools behind one interface; `http_request` goes through the same public-address guard as webhooks. */
+export function createToolRegistry(opts: { allowPrivate: boolean; timeoutMs?: number }): ToolRegistry {
+  const byName = new Map(TOOL_SPECS.map((t) => [t.name, t]));
+  return {
+    names: () => [...byName.keys()],
+    specs: (names) => names.map((n) => byName.get(n)).filter((t): t is ToolSpec => Boolean(t)),
+    async run(call, signal) {
+      if (call.name !== 'http_request') throw new Error(`unknown tool ${call.name}`);
+      const args = call.args as { url?: unknown; method?: unknown; headers?: unknown; body?: unknown };
+      if (typeof args.url !== 'string') throw new Error('http_request needs a url');
+      const method = args.method === 'POST' ? 'POST' : 'GET';
+      const headers = args.headers && typeof args.headers === 'object' ? (args.headers as Record<string, string>) : {};
+      signal?.throwIfAborted();
+      const res = await safeRequest(args.url, {
+        method,
+        headers,
+        body: method === 'POST' && typeof args.body === 'string' ? args.body : undefined,
+        timeoutMs: opts.timeoutMs ?? 15_000,
+        allowPrivate: opts.allowPrivate,
+      });
+      return JSON.stringify({ status: res.status, body: res.body.toString('utf8'), truncated: res.truncated });
+    },
+  };
+}

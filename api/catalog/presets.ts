@@ -1,0 +1,50 @@
+import type { AgentSettings } from '../../db/entities/Agent';
+
+export interface Preset {
+  id: string;
+  name: string;
+  description: string;
+  modelId: string;
+  instructions: string | null;
+  tools: string[];
+  settings: AgentSettings;
+}
+
+const base: AgentSettings = { approval: 'never', review: false, maxSteps: 25 };
+
+/** Built-in presets (CONTRACT §4): defaults for a new agent. `general-assistant` when none is named. */
+export const PRESETS: Preset[] = [
+  {
+    id: 'general-assistant',
+    name: 'General assistant',
+    description: 'Answers with the built-in echo model; no tools, no gates.',
+    modelId: 'builtin/echo',
+    instructions: null,
+    tools: [],
+    settings: base,
+  },
+  {
+    id: 'scripted',
+    name: 'Scripted agent',
+    description: 'Replays input.script with builtin/scripted; can ask questions and call http_request.',
+    modelId: 'builtin/scripted',
+    instructions: null,
+    tools: ['ask_user', 'http_request'],
+    settings: base,
+  },
+  {
+    id: 'reviewed-writer',
+    name: 'Reviewed writer',
+    description: 'Scripted agent whose output waits for approval and then for review.',
+    modelId: 'builtin/scripted',
+    instructions: null,
+    tools: ['ask_user'],
+    settings: { ...base, approval: 'before_output', review: true },
+  },
+];
+
+export const DEFAULT_PRESET = 'general-assistant';
+
+export function findPreset(id: string): Preset | undefined {
+  return PRESETS.find((p) => p.id === id);
+}

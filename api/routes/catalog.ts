@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import type { ModelRegistry } from '../../activities/models/registry';
+import { TOOL_SPECS } from '../../activities/tools/registry';
+import { PRESETS } from '../catalog/presets';
+import { defineRoute, type RouteDef } from './route';
+
+/** CONTRACT §4: the built-in catalogues of presets, models and tools (scope `agents:read`). */
+export function catalogRoutes(deps: { models: ModelRegistry }): RouteDef[] {
+  const access = { auth: 'any', scope: 'agents:read' } as const;
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/presets',
+      summary: 'Built-in agent presets',
+      tag: 'catalog',
+      access,
+      responses: { 200: { description: 'Presets', schema: z.object({ presets: z.array(z.record(z.string(), z.unknown())) }) } },
+      async handler(ctx) {
+        ctx.body = { presets: PRESETS };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/models',
+      summary: 'Available models and their prices',
+      tag: 'catalog',
+      access,
+      responses: {
+        200: {
+          description: 'Models',
+          schema: z.object({
+            models: z.array(
+              z.object({
+                id: z.string(),
+                provider: z.string(),
+                pricing: z.object({ inputPerMTokUsd: z.number(), outputPerMTokUsd: z.number(), perRunUsd: z.number() }),
+              }),
+            ),
+          }),
+        },
+      },
+      async handler(ctx) {
+        ctx.body = { models: deps.models.list() };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/tools',
+      summary: 'Tools an agent can use',
+      tag: 'catalog',
+      access,
+      responses: { 200: { description: 'Tools', schema: z.object({ tools: z.array(z.record(z.string(), z.unknown())) }) } },
+      async handler(ctx) {
+        ctx.body = { tools: TOOL_SPECS };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,85 @@
+import { PassThrough } from 'node:stream';
+import type { z } from 'zod';
+import { TERMINAL_STATUSES } from '../../workflows/messages';
+import type { RunEventHub } from '../runEventHub';
+import { idParams } from '../schemas/common';
+import { findRun } from './runs';
+import { defineRoute, type RouteDef } from './route';
+
+type IdParams = z.infer<typeof idParams>;
+const KEEPALIVE_MS = 15_000;
+
+/**
+ * CONTRACT §5 `GET /v1/runs/{id}/events`: server-sent events from the stored event log (`id: <seq>`,
+ * `event: run.status | run.step`, `data: <json>`), resuming after `Last-Event-ID`, woken by PostgreSQL
+ * NOTIFY rather than by polling Temporal, and ended after a terminal status.
+ */
+export function runEventRoutes(deps: { hub: RunEventHub }): RouteDef[] {
+  return [
+    defineRoute<undefined, undefined, IdParams>({
+      method: 'GET',
+      path: '/v1/runs/:id/events',
+      summary: "A run's live events (text/event-stream)",
+      tag: 'runs',
+      access: { auth: 'any', scope: 'runs:read' },
+      params: idParams,
+      responses: { 200: { description: 'text/event-stream of run.status and run.step events' } },
+      async handler(ctx, { params }) {
+        const em = ctx.state.em.fork();
+        const run = await findRun(em, ctx.state.identity!.workspaceId, params.id);
+        const header = ctx.get('Last-Event-ID');
+        let last = /^\d+$/.test(header) ? Number(header) : 0;
+        const stream = new PassThrough();
+        let busy = false;
+        let again = false;
+        let ended = false;
+        const conn = em.getConnection();
+
+        const finish = () => {
+          if (ended) return;
+          ended = true;
+          clearInterval(keepAlive);
+          unsubscribe?.();
+          stream.end();
+        };
+        // Reads everything after `last` and writes it; a wake-up during a read triggers one more read.
+        const drain = async (): Promise<void> => {
+          if (busy) {
+            again = true;
+            return;
+          }
+          busy = true;
+          try {
+            do {
+              again = false;
+              const rows: Array<{ seq: string; type: string; data: { status?: string } }> = await conn.execute(
+                'select seq, type, data from run_events where run_id = ? and seq > ? order by seq limit 500',
+                [run.id, last],
+              );
+              for (const row of rows) {
+                last = Number(row.seq);
+                stream.write(`id: ${row.seq}\nevent: ${row.type}\ndata: ${JSON.stringify(row.data)}\n\n`);
+                if (row.type === 'run.status' && TERMINAL_STATUSES.includes(row.data.status as never)) return finish();
+              }
+              if (rows.length === 500) again = true;
+            } while (again && !ended);
+          } catch {
+            finish();
+          } finally {
+            busy = false;
+          }
+        };
+
+        const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), KEEPALIVE_MS);
+        let unsubscribe: (() => void) | undefined;
+        ctx.req.on('close', finish);
+        unsubscribe = await deps.hub.subscribe(run.id, () => void drain());
+        ctx.status = 200;
+        ctx.set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+        ctx.body = stream;
+        stream.write('retry: 1000\n\n');
+        void drain();
+      },
+    }),
+  ];
+}

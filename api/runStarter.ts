@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { Config } from './config';
+import type { runWorkflow } from '../workflows/runWorkflow';
+import { runWorkflowId } from '../workflows/messages';
+import { SvcAgentId, SvcRunStatus, SvcWorkspaceId } from '../workflows/searchAttributes';
+
+/** Starts the run's workflow (CONTRACT §5: `run-<id>` on task queue `runs`), tagged for Temporal UI. */
+export async function startRunWorkflow(
+  client: Client,
+  config: Config['temporal'],
+  run: { id: string; workspaceId: string; agentId: string },
+): Promise<void> {
+  await client.workflow.start<typeof runWorkflow>('runWorkflow', {
+    workflowId: runWorkflowId(run.id),
+    taskQueue: config.taskQueue,
+    args: [{ runId: run.id }],
+    typedSearchAttributes: [
+      { key: SvcWorkspaceId, value: run.workspaceId },
+      { key: SvcAgentId, value: run.agentId },
+      { key: SvcRunStatus, value: 'queued' },
+    ],
+  });
+}
+
+/** A stable fingerprint of a create request, to tell a replay from a different body under one key. */
+export function requestHash(body: unknown): string {
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

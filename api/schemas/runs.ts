@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import type { Run } from '../../db/entities/Run';
+import type { RunStep } from '../../db/entities/RunStep';
+import { RUN_STATUSES } from '../../workflows/messages';
+import { microsToUsd } from '../money';
+
+const json = z.unknown();
+const object = z.record(z.string(), z.unknown());
+
+export const createRunBody = z.object({
+  agentId: z.uuid(),
+  input: object
+    .refine((v) => v.fileIds === undefined || (Array.isArray(v.fileIds) && v.fileIds.every((f) => typeof f === 'string')), {
+      message: 'fileIds must be an array of file ids',
+      path: ['fileIds'],
+    })
+    .default({}),
+  metadata: object.default({}),
+});
+
+export const listRunsQuery = z.object({
+  status: z.enum(RUN_STATUSES).optional(),
+  agentId: z.uuid().optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(200).optional(),
+});
+
+const actionId = z.string().min(1).max(64).optional();
+export const inputBody = z.object({ answer: json.refine((v) => v !== undefined, 'answer is required'), actionId });
+export const approveBody = z.object({ approved: z.boolean(), comment: z.string().max(10_000).optional(), actionId });
+export const reviewBody = z.object({ accept: z.boolean(), correctedOutput: json.optional(), actionId });
+export const feedbackBody = z.object({
+  rating: z.number().int().min(1).max(5),
+  correctedOutput: json.optional(),
+  comment: z.string().max(10_000).optional(),
+});
+
+const pendingAction = z
+  .object({ id: z.string(), type: z.enum(['input', 'approval', 'review']) })
+  .catchall(z.unknown())
+  .nullable();
+
+export const runOut = z.object({
+  id: z.uuid(),
+  agentId: z.uuid(),
+  agentVersion: z.number().int(),
+  status: z.enum(RUN_STATUSES),
+  input: object,
+  output: json,
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  pendingAction,
+  usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int(), costUsd: z.number() }),
+  metadata: object,
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  startedAt: z.iso.datetime().nullable(),
+  completedAt: z.iso.datetime().nullable(),
+});
+export type RunOut = z.infer<typeof runOut>;
+
+export const runListOut = z.object({ runs: z.array(runOut), nextCursor: z.string().nullable() });
+
+export const stepOut = z.object({
+  index: z.number().int(),
+  type: z.string(),
+  status: z.string(),
+  detail: object,
+  startedAt: z.iso.datetime(),
+  completedAt: z.iso.datetime().nullable(),
+});
+
+/** The run object of CONTRACT §5, used by the API, the event stream and webhooks alike. */
+export function serializeRun(run: Run): RunOut {
+  return {
+    id: run.id,
+    agentId: run.agentId,
+    agentVersion: run.agentVersion,
+    status: run.status,
+    input: run.input,
+    output: run.output ?? null,
+    error: run.error ?? null,
+    pendingAction: run.pendingAction ?? null,
+    usage: { inputTokens: run.inputTokens, outputTokens: run.outputTokens, costUsd: microsToUsd(run.costMicros) },
+    metadata: run.metadata,
+    createdAt: run.createdAt.toISOString(),
+    updatedAt: run.updatedAt.toISOString(),
+    startedAt: run.startedAt?.toISOString() ?? null,
+    completedAt: run.completedAt?.toISOString() ?? null,
+  };
+}
+
+export function serializeStep(step: RunStep): z.infer<typeof stepOut> {
+  return {
+    index: step.index,
+    type: step.type,
+    status: step.status,
+    detail: step.detail,
+    startedAt: step.startedAt.toISOString(),
+    completedAt: step.completedAt?.toISOString() ?? null,
+  };
+}

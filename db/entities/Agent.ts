@@ -1,0 +1,67 @@
+import { EntitySchema } from '@mikro-orm/core';
+import { BaseEntity } from './BaseEntity';
+import { Workspace } from './Workspace';
+
+export interface AgentSettings {
+  approval: 'never' | 'before_output' | 'before_tools';
+  approvalTools?: string[];
+  review: boolean;
+  maxSteps: number;
+}
+
+/** An agent; its definition lives in immutable numbered versions (CONTRACT §4). */
+export class Agent extends BaseEntity {
+  deletedAt: Date | null = null;
+
+  constructor(
+    public workspace: Workspace,
+    public name: string,
+    public presetId: string,
+    public currentVersion: number,
+  ) {
+    super();
+  }
+}
+
+export const AgentSchema = new EntitySchema<Agent, BaseEntity>({
+  class: Agent,
+  extends: 'BaseEntity',
+  tableName: 'agents',
+  indexes: [{ properties: ['workspace', 'createdAt'] }],
+  properties: {
+    workspace: { kind: 'm:1', entity: () => Workspace, deleteRule: 'cascade' },
+    name: { type: 'string' },
+    presetId: { type: 'string' },
+    currentVersion: { type: 'integer' },
+    deletedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+  },
+});
+
+/** One immutable version of an agent's definition. */
+export class AgentVersion extends BaseEntity {
+  constructor(
+    public agent: Agent,
+    public version: number,
+    public instructions: string | null,
+    public modelId: string,
+    public tools: string[],
+    public settings: AgentSettings,
+  ) {
+    super();
+  }
+}
+
+export const AgentVersionSchema = new EntitySchema<AgentVersion, BaseEntity>({
+  class: AgentVersion,
+  extends: 'BaseEntity',
+  tableName: 'agent_versions',
+  uniques: [{ properties: ['agent', 'version'] }],
+  properties: {
+    agent: { kind: 'm:1', entity: () => Agent, deleteRule: 'cascade' },
+    version: { type: 'integer' },
+    instructions: { type: 'text', nullable: true },
+    modelId: { type: 'string' },
+    tools: { type: 'json' },
+    settings: { type: 'json' },
+  },
+});

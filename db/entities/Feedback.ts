@@ -1,0 +1,28 @@
+import { EntitySchema } from '@mikro-orm/core';
+import { BaseEntity } from './BaseEntity';
+
+/** A person's rating of a run (`POST /v1/runs/{id}/feedback`, scope `feedback:write`). */
+export class Feedback extends BaseEntity {
+  constructor(
+    public runId: string,
+    public workspaceId: string,
+    public rating: number,
+    public correctedOutput: unknown,
+    public comment: string | null,
+  ) {
+    super();
+  }
+}
+
+export const FeedbackSchema = new EntitySchema<Feedback, BaseEntity>({
+  class: Feedback,
+  extends: 'BaseEntity',
+  tableName: 'feedback',
+  properties: {
+    runId: { type: 'uuid', index: true },
+    workspaceId: { type: 'uuid' },
+    rating: { type: 'integer' },
+    correctedOutput: { type: 'json', nullable: true },
+    comment: { type: 'text', nullable: true },
+  },
+});

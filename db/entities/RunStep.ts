@@ -1,0 +1,37 @@
+import { EntitySchema } from '@mikro-orm/core';
+import { BaseEntity } from './BaseEntity';
+
+export type StepType = 'model' | 'tool' | 'input' | 'approval' | 'review';
+export type StepStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled';
+
+/** One step of a run (a model turn, a tool call, a human gate), `GET /v1/runs/{id}/steps`. */
+export class RunStep extends BaseEntity {
+  completedAt: Date | null = null;
+
+  constructor(
+    public runId: string,
+    public index: number,
+    public type: StepType,
+    public status: StepStatus,
+    public detail: Record<string, unknown>,
+    public startedAt: Date,
+  ) {
+    super();
+  }
+}
+
+export const RunStepSchema = new EntitySchema<RunStep, BaseEntity>({
+  class: RunStep,
+  extends: 'BaseEntity',
+  tableName: 'run_steps',
+  uniques: [{ properties: ['runId', 'index'] }],
+  properties: {
+    runId: { type: 'uuid' },
+    index: { type: 'integer' },
+    type: { type: 'string' },
+    status: { type: 'string' },
+    detail: { type: 'json' },
+    startedAt: { type: 'Date', columnType: 'timestamptz' },
+    completedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+  },
+});

@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import { bundleWorkflowCode, NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
+import type { Config } from '../../api/config';
+import type { Orm } from '../../db/orm';
+import { createWorker } from '../../worker/main';
+
+let bundle: Promise<{ code: string }> | undefined;
+let runtimeInstalled = false;
+
+/** The workflow bundle, built once per test file (webpack is the slow part of starting a worker). */
+export function workflowBundle(): Promise<{ code: string }> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: new DefaultLogger('WARN') });
+  return bundle;
+}
+
+/** A task queue of the test file's own, so workers of other test files never take its runs. */
+export const testTaskQueue = () => `runs-test-${randomUUID()}`;
+
+export interface RunningWorker {
+  worker: Worker;
+  /** Graceful shutdown. */
+  stop(): Promise<void>;
+}
+
+/** Starts a real worker against the test Temporal server and PostgreSQL. */
+export async function startWorker(config: Config, orm: Orm): Promise<RunningWorker> {
+  if (!runtimeInstalled) {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+    runtimeInstalled = true;
+  }
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const worker = await createWorker(config, orm, connection, { workflowBundle: await workflowBundle() });
+  const running = worker.run();
+  return {
+    worker,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running.catch(() => undefined);
+      await connection.close();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { runAdmin } from '../../scripts/admin';
+import { startApi, type Harness } from '../helpers/harness';
+import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
+import { createAgent, createRun, waitForStatus } from '../helpers/runs';
+import { startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
+
+// CONTRACT §5 create checks and their order; CONTRACT §8 billing; spec §5 unverified sessions.
+describe('run creation checks', () => {
+  let h: Harness;
+  let worker: RunningWorker;
+
+  beforeAll(async () => {
+    const base = await startApi();
+    const config = { ...base.config, temporal: { ...base.config.temporal, taskQueue: testTaskQueue() } };
+    await base.close();
+    h = await startApi(config);
+    worker = await startWorker(h.config, h.orm);
+  }, 120_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await h?.close();
+  });
+
+  const setup = async () => {
+    const owner = await signUp(h);
+    await setPlan(h, owner.workspaceId, 'scale');
+    const auth = bearer(await createKey(h, owner, ['runs:read', 'runs:write', 'agents:write', 'usage:read', 'keys:manage']));
+    const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
+    return { owner, auth, agent };
+  };
+
+  it('replays an idempotent create: same key and body → the same run (200); other body → 409 conflict', async () => {
+    const { auth, agent } = await setup();
+    const key = randomUUID();
+    const headers = { ...auth, 'Idempotency-Key': key };
+    const body = { agentId: agent.id, input: { a: 1, b: [1, 2] } };
+    const first = await h.request('/v1/runs', { method: 'POST', headers, json: body });
+    expect(first.status).toBe(201);
+    const run = await first.json();
+    const again = await h.request('/v1/runs', { method: 'POST', headers, json: { input: { b: [1, 2], a: 1 }, agentId: agent.id } });
+    expect(again.status).toBe(200);
+    expect((await again.json()).id).toBe(run.id);
+    const other = await h.request('/v1/runs', { method: 'POST', headers, json: { agentId: agent.id, input: { a: 2 } } });
+    expect(other.status).toBe(409);
+    expect((await other.json()).error.code).toBe('conflict');
+    // concurrent creates with one key make one run
+    const key2 = randomUUID();
+    const burst = await Promise.all(
+      Array.from({ length: 5 }, () => h.request('/v1/runs', { method: 'POST', headers: { ...auth, 'Idempotency-Key': key2 }, json: body })),
+    );
+    const ids = new Set(await Promise.all(burst.map(async (r) => (await r.json()).id)));
+    expect(ids.size).toBe(1);
+    expect(burst.filter((r) => r.status === 201)).toHaveLength(1);
+  });
+
+  it('checks in order: unknown agent 404, unknown file 400', async () => {
+    const { auth, agent } = await setup();
+    const missing = await h.request('/v1/runs', { method: 'POST', headers: auth, json: { agentId: randomUUID(), input: { fileIds: [randomUUID()] } } });
+    expect(missing.status).toBe(404);
+    const noFile = await h.request('/v1/runs', { method: 'POST', headers: auth, json: { agentId: agent.id, input: { fileIds: [randomUUID()] } } });
+    expect(noFile.status).toBe(400);
+    expect((await noFile.json()).error.details.issues[0].path).toBe('input.fileIds.0');
+  });
+
+  it('refuses with 402 billing.insufficient_credits exactly when the balance is below the required amount', async () => {
+    const { owner, auth, agent } = await setup();
+    // builtin/echo: perRunUsd 0.001 and no token price, so 0.001 USD is exactly enough
+    await runAdmin(h.orm, ['credits:set', owner.workspaceId, '0.000999']);
+    const refused = await h.request('/v1/runs', { method: 'POST', headers: auth, json: { agentId: agent.id } });
+    expect(refused.status).toBe(402);
+    expect((await refused.json()).error).toMatchObject({
+      code: 'billing.insufficient_credits',
+      details: { required: 0.001, available: 0.000999 },
+    });
+    await runAdmin(h.orm, ['credits:set', owner.workspaceId, '0.001']);
+    const run = await createRun(h, auth, { agentId: agent.id });
+    await waitForStatus(h, auth, run.id, 'succeeded');
+    const balance = await (await h.request('/v1/usage/balance', { headers: auth })).json();
+    expect(balance).toEqual({ balanceUsd: 0, plan: 'scale', entitlements: { apiRateLimitPerMin: 1200 } });
+    const after = await h.request('/v1/runs', { method: 'POST', headers: auth, json: { agentId: agent.id } });
+    expect(after.status).toBe(402);
+  });
+
+  it('refuses a key at its monthly spend cap with 402 billing.spend_cap_exceeded, and only at it', async () => {
+    const { owner, agent } = await setup();
+    const key = await createKey(h, owner, ['runs:read', 'runs:write']);
+    const auth = bearer(key);
+    const { apiKeys } = await (await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } })).json();
+    const keyId = apiKeys.find((k: { prefix: string }) => key.startsWith(k.prefix)).id;
+    await h.request(`/v1/api-keys/${keyId}/spend-cap`, { method: 'PUT', headers: { cookie: owner.cookie }, json: { monthlySpendCapUsd: 0.002 } });
+    for (let i = 0; i < 2; i++) await waitForStatus(h, auth, (await createRun(h, auth, { agentId: agent.id })).id, 'succeeded');
+    const capped = await h.request('/v1/runs', { method: 'POST', headers: auth, json: { agentId: agent.id } });
+    expect(capped.status).toBe(402);
+    expect((await capped.json()).error).toMatchObject({ code: 'billing.spend_cap_exceeded', details: { cap: 0.002, spent: 0.002 } });
+    const listed = await (await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } })).json();
+    expect(listed.apiKeys.find((k: { id: string }) => k.id === keyId).spentThisMonthUsd).toBe(0.002);
+    // the session is not subject to a key's cap
+    await runAdmin(h.orm, ['user:verify', owner.email]);
+    expect((await h.request('/v1/runs', { method: 'POST', headers: { cookie: owner.cookie }, json: { agentId: agent.id } })).status).toBe(201);
+  });
+
+  it('limits unverified sessions to SVC_UNVERIFIED_RUN_LIMIT runs; keys and verified sessions are not limited', async () => {
+    const { owner, auth, agent } = await setup();
+    const session = { cookie: owner.cookie };
+    for (let i = 0; i < h.config.unverifiedRunLimit; i++) {
+      expect((await h.request('/v1/runs', { method: 'POST', headers: session, json: { agentId: agent.id } })).status).toBe(201);
+    }
+    const over = await h.request('/v1/runs', { method: 'POST', headers: session, json: { agentId: agent.id } });
+    expect(over.status).toBe(403);
+    const body = await over.json();
+    expect(body.error.code).toBe('auth.email_verification_required');
+    expect(body.error.message).toContain(String(h.config.unverifiedRunLimit));
+    expect((await h.request('/v1/runs', { method: 'POST', headers: auth, json: { agentId: agent.id } })).status).toBe(201);
+    await runAdmin(h.orm, ['user:verify', owner.email]);
+    expect((await h.request('/v1/runs', { method: 'POST', headers: session, json: { agentId: agent.id } })).status).toBe(201);
+  });
+});

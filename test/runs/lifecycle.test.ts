@@ -1,0 +1,200 @@
+import { startApi, type Harness } from '../helpers/harness';
+import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
+import { createAgent, createRun, waitForRun, waitForStatus } from '../helpers/runs';
+import { startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
+
+// CONTRACT §5 over HTTP against real Temporal and PostgreSQL: every status, every gate, every 409.
+describe('run lifecycle', () => {
+  let h: Harness;
+  let worker: RunningWorker;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    const base = await startApi();
+    const config = { ...base.config, temporal: { ...base.config.temporal, taskQueue: testTaskQueue() } };
+    await base.close();
+    h = await startApi(config);
+    worker = await startWorker(h.config, h.orm);
+    const owner = await signUp(h);
+    // the tests poll; the scale plan's 1200 requests a minute keep the rate limit out of the way
+    await setPlan(h, owner.workspaceId, 'scale');
+    auth = bearer(await createKey(h, owner, ['runs:read', 'runs:write', 'agents:read', 'agents:write', 'feedback:write']));
+  }, 120_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await h?.close();
+  });
+
+  const post = (path: string, json?: unknown) => h.request(path, { method: 'POST', headers: auth, json });
+
+  it('runs builtin/echo to succeeded with the echoed input, usage and steps', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
+    expect(agent).toMatchObject({ version: 1, modelId: 'builtin/echo', settings: { approval: 'never', review: false } });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { hello: 'world' }, metadata: { ticket: 7 } });
+    expect(run).toMatchObject({ status: 'queued', agentId: agent.id, agentVersion: 1, output: null, error: null, pendingAction: null });
+    const done = await waitForStatus(h, auth, run.id, 'succeeded');
+    expect(done.output).toEqual({ echo: { hello: 'world' } });
+    expect(done.metadata).toEqual({ ticket: 7 });
+    expect(done.usage.inputTokens).toBeGreaterThan(0);
+    expect(done.usage.outputTokens).toBeGreaterThan(0);
+    expect(done.usage.costUsd).toBe(0.001);
+    expect(done.startedAt).not.toBeNull();
+    expect(done.completedAt).not.toBeNull();
+    const output = await (await h.request(`/v1/runs/${run.id}/output`, { headers: auth })).json();
+    expect(output).toEqual({ runId: run.id, status: 'succeeded', output: { echo: { hello: 'world' } } });
+    const { steps } = await (await h.request(`/v1/runs/${run.id}/steps`, { headers: auth })).json();
+    expect(steps).toEqual([expect.objectContaining({ index: 0, type: 'model', status: 'succeeded' })]);
+  });
+
+  it('drives a scripted run through needs_input → needs_approval → needs_review → succeeded with a corrected output', async () => {
+    const agent = await createAgent(h, auth, {
+      presetId: 'scripted',
+      settings: { approval: 'before_output', review: true },
+    });
+    const run = await createRun(h, auth, {
+      agentId: agent.id,
+      input: { script: [{ ask: 'What is your name?' }, { final: { draft: 'Hello' } }] },
+    });
+    const asking = await waitForStatus(h, auth, run.id, 'needs_input');
+    expect(asking.pendingAction).toEqual({ id: expect.any(String), type: 'input', question: 'What is your name?' });
+
+    // wrong-state calls are 409 run.invalid_state with the status
+    for (const [path, body] of [
+      ['approve', { approved: true }],
+      ['review', { accept: true }],
+    ] as const) {
+      const res = await post(`/v1/runs/${run.id}/${path}`, body);
+      expect(res.status).toBe(409);
+      expect((await res.json()).error).toMatchObject({ code: 'run.invalid_state', details: { status: 'needs_input' } });
+    }
+    // an answer naming another action is stale
+    const stale = await post(`/v1/runs/${run.id}/input`, { answer: 'x', actionId: 'not-the-action' });
+    expect(stale.status).toBe(409);
+
+    const answered = await post(`/v1/runs/${run.id}/input`, { answer: 'Ada', actionId: asking.pendingAction.id });
+    expect(answered.status).toBe(202);
+    const again = await post(`/v1/runs/${run.id}/input`, { answer: 'Ada twice', actionId: asking.pendingAction.id });
+    expect(again.status).toBe(409);
+
+    const approving = await waitForStatus(h, auth, run.id, 'needs_approval');
+    expect(approving.pendingAction).toMatchObject({ type: 'approval', proposedOutput: { draft: 'Hello' } });
+    expect((await post(`/v1/runs/${run.id}/approve`, { approved: true })).status).toBe(202);
+
+    const reviewing = await waitForStatus(h, auth, run.id, 'needs_review');
+    expect(reviewing.pendingAction).toMatchObject({ type: 'review', proposedOutput: { draft: 'Hello' } });
+    expect((await post(`/v1/runs/${run.id}/review`, { accept: true, correctedOutput: { draft: 'Hello, Ada' } })).status).toBe(202);
+
+    const done = await waitForStatus(h, auth, run.id, 'succeeded');
+    expect(done.output).toEqual({ draft: 'Hello, Ada' });
+    expect(done.pendingAction).toBeNull();
+    const { steps } = await (await h.request(`/v1/runs/${run.id}/steps`, { headers: auth })).json();
+    expect(steps.map((s: { type: string }) => s.type)).toEqual(['model', 'input', 'model', 'approval', 'review']);
+    expect((await post(`/v1/runs/${run.id}/cancel`)).status).toBe(409);
+  });
+
+  it('ends an exhausted script with every answer, in order', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ ask: 'one?' }, { ask: 'two?' }] } });
+    await waitForStatus(h, auth, run.id, 'needs_input');
+    await post(`/v1/runs/${run.id}/input`, { answer: 1 });
+    await waitForRun(h, auth, run.id, (r) => r.status === 'needs_input' && r.pendingAction.question === 'two?');
+    await post(`/v1/runs/${run.id}/input`, { answer: { n: 2 } });
+    const done = await waitForStatus(h, auth, run.id, 'succeeded');
+    expect(done.output).toEqual({ answers: [1, { n: 2 }] });
+  });
+
+  it('fails with run.rejected when the approval is refused', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted', settings: { approval: 'before_output' } });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ final: { x: 1 } }] } });
+    await waitForStatus(h, auth, run.id, 'needs_approval');
+    expect((await post(`/v1/runs/${run.id}/approve`, { approved: false, comment: 'no' })).status).toBe(202);
+    const done = await waitForStatus(h, auth, run.id, 'failed');
+    expect(done.error).toEqual({ code: 'run.rejected', message: 'no' });
+  });
+
+  it('fails with run.review_rejected when the review refuses without a correction', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted', settings: { review: true } });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ final: { x: 1 } }] } });
+    await waitForStatus(h, auth, run.id, 'needs_review');
+    expect((await post(`/v1/runs/${run.id}/review`, { accept: false })).status).toBe(202);
+    const done = await waitForStatus(h, auth, run.id, 'failed');
+    expect(done.error.code).toBe('run.review_rejected');
+  });
+
+  it('fails with agent.model_error when the script says fail', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ fail: 'model gave up' }] } });
+    const done = await waitForStatus(h, auth, run.id, 'failed');
+    expect(done.error).toEqual({ code: 'agent.model_error', message: 'model gave up' });
+  });
+
+  it('cancels from needs_input, needs_approval and needs_review, and refuses to cancel twice', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted', settings: { approval: 'before_output', review: true } });
+    const cases: Array<[string, unknown[], (id: string) => Promise<void>]> = [
+      ['needs_input', [{ ask: 'q' }], async () => undefined],
+      ['needs_approval', [{ final: 1 }], async () => undefined],
+      [
+        'needs_review',
+        [{ final: 1 }],
+        async (id) => {
+          await waitForStatus(h, auth, id, 'needs_approval');
+          await post(`/v1/runs/${id}/approve`, { approved: true });
+        },
+      ],
+    ];
+    for (const [status, script, advance] of cases) {
+      const run = await createRun(h, auth, { agentId: agent.id, input: { script } });
+      await advance(run.id);
+      await waitForStatus(h, auth, run.id, status);
+      expect((await post(`/v1/runs/${run.id}/cancel`)).status).toBe(202);
+      const done = await waitForStatus(h, auth, run.id, 'cancelled');
+      expect(done.pendingAction).toBeNull();
+      const again = await post(`/v1/runs/${run.id}/cancel`);
+      expect(again.status).toBe(409);
+      expect((await again.json()).error.details.status).toBe('cancelled');
+    }
+  });
+
+  it('cancels a queued run', async () => {
+    // a run on a queue no worker polls stays queued until cancelled
+    const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
+    const idle = await startApi({ ...h.config, temporal: { ...h.config.temporal, taskQueue: 'nobody-polls-this' } });
+    try {
+      const run = await createRun(idle, auth, { agentId: agent.id, input: {} });
+      expect((await post(`/v1/runs/${run.id}/cancel`)).status).toBe(202);
+      const still = await (await h.request(`/v1/runs/${run.id}`, { headers: auth })).json();
+      expect(still.status).toBe('queued');
+    } finally {
+      await idle.close();
+    }
+  });
+
+  it("answers 404 for another workspace's runs and agents", async () => {
+    const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: {} });
+    const stranger = await signUp(h);
+    const other = bearer(await createKey(h, stranger, ['runs:read', 'runs:write', 'agents:read', 'feedback:write']));
+    for (const [method, path] of [
+      ['GET', `/v1/runs/${run.id}`],
+      ['GET', `/v1/runs/${run.id}/output`],
+      ['GET', `/v1/runs/${run.id}/steps`],
+      ['GET', `/v1/runs/${run.id}/events`],
+      ['POST', `/v1/runs/${run.id}/cancel`],
+      ['GET', `/v1/agents/${agent.id}`],
+    ]) {
+      const res = await h.request(path, { method, headers: other });
+      expect([path, res.status]).toEqual([path, 404]);
+    }
+    const create = await h.request('/v1/runs', { method: 'POST', headers: other, json: { agentId: agent.id } });
+    expect(create.status).toBe(404);
+  });
+
+  it('records feedback', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: {} });
+    const res = await post(`/v1/runs/${run.id}/feedback`, { rating: 4, correctedOutput: { better: true } });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ runId: run.id, rating: 4, correctedOutput: { better: true }, comment: null });
+    expect((await post(`/v1/runs/${run.id}/feedback`, { rating: 6 })).status).toBe(400);
+  });
+});

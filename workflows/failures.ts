@@ -1,0 +1,21 @@
+/**
+ * Error codes a run can end with (CONTRACT §4–§5), one table for the workflow and the activities
+ * (STYLE: ApplicationFailure types from one string-constant table).
+ */
+export const RunFailure = {
+  /** The model said the run fails (`{ "fail": … }` in a script), or the model call failed for good. */
+  modelError: 'agent.model_error',
+  /** A tool call failed for good. */
+  toolError: 'agent.tool_error',
+  /** `approve` with `approved: false`. */
+  rejected: 'run.rejected',
+  /** `review` with `accept: false` and no corrected output. */
+  reviewRejected: 'run.review_rejected',
+  /** The agent used up `settings.maxSteps`. */
+  maxSteps: 'agent.max_steps_exceeded',
+  /** The agent or its version vanished. */
+  agentMissing: 'agent.not_found',
+  /** Anything else that ended the run (an activity out of retries, a bug). */
+  internal: 'run.internal_error',
+} as const;
+export type RunFailureCode = (typeof RunFailure)[keyof typeof RunFailure];

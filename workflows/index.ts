@@ -1,0 +1,2 @@
+// The worker bundles this file: it exports workflow functions only (STYLE).
+export { runWorkflow } from './runWorkflow';

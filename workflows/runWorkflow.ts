@@ -1,0 +1,186 @@
+import {
+  ApplicationFailure,
+  CancellationScope,
+  ActivityFailure,
+  allHandlersFinished,
+  condition,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  uuid4,
+} from '@temporalio/workflow';
+import type { RunActivities, TransitionPatch } from '../activities/runs';
+import type { AgentSettings } from '../db/entities/Agent';
+import type { ChatMessage, ToolCall } from '../activities/models/types';
+import { RunFailure } from './failures';
+import {
+  approveSignal,
+  cancelSignal,
+  inputSignal,
+  reviewSignal,
+  stateQuery,
+  TERMINAL_STATUSES,
+  type ApprovePayload,
+  type InputPayload,
+  type PendingAction,
+  type ReviewPayload,
+  type RunError,
+  type RunState,
+  type RunWorkflowArgs,
+} from './messages';
+import { SvcRunStatus } from './searchAttributes';
+
+const ASK_USER = 'ask_user';
+
+// Read-model writes: retried without limit (a database outage must not fail runs), each short.
+const store = proxyActivities<RunActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+// Model and tool calls: heartbeats let a cancel reach an in-flight call, and a dead worker is noticed fast.
+const work = proxyActivities<RunActivities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+function needsApproval(settings: AgentSettings, tool: string): boolean {
+  if (settings.approvalTools?.includes(tool)) return true;
+  return settings.approval === 'before_tools' && !settings.approvalTools?.length;
+}
+
+function runError(err: unknown): RunError {
+  const failure = err instanceof ActivityFailure ? err.cause : err;
+  if (failure instanceof ApplicationFailure && failure.type) return { code: failure.type, message: failure.message };
+  const message = failure instanceof Error ? failure.message : String(failure);
+  return { code: err instanceof ActivityFailure ? RunFailure.modelError : RunFailure.internal, message };
+}
+
+const fail = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
+
+/**
+ * One run of an agent (CONTRACT §5): queued → running → (needs_input | needs_approval | needs_review →
+ * running)* → succeeded | failed, or cancelled from any non-terminal status. The workflow decides every
+ * transition; activities write the read model. Deterministic: only workflow APIs and activities.
+ */
+export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState> {
+  const state: RunState = { status: 'queued', pendingAction: null, output: null, error: null };
+  const main = new CancellationScope();
+  let answer: InputPayload | ApprovePayload | ReviewPayload | undefined;
+  let cancelRequested = false;
+  let finishing = false;
+  let step = 0;
+
+  setHandler(stateQuery, () => state);
+  setHandler(cancelSignal, () => {
+    if (finishing || cancelRequested || TERMINAL_STATUSES.includes(state.status)) return;
+    cancelRequested = true;
+    main.cancel();
+  });
+  // A stale or repeated answer changes nothing (CONTRACT §5): it must name the pending action, if it names one.
+  const accept = (type: PendingAction['type']) => (payload: InputPayload | ApprovePayload | ReviewPayload) => {
+    const pending = state.pendingAction;
+    if (!pending || pending.type !== type || answer !== undefined) return;
+    if (payload.actionId && payload.actionId !== pending.id) return;
+    answer = payload;
+  };
+  setHandler(inputSignal, accept('input'));
+  setHandler(approveSignal, accept('approval'));
+  setHandler(reviewSignal, accept('review'));
+
+  async function setStatus(patch: TransitionPatch): Promise<void> {
+    state.status = patch.status;
+    if (patch.pendingAction !== undefined) state.pendingAction = patch.pendingAction;
+    upsertSearchAttributes([{ key: SvcRunStatus, value: patch.status }]);
+    await store.transition(runId, patch);
+  }
+
+  /** Pauses for a person: records the waiting step, sets the status, waits for the matching signal. */
+  async function gate<T>(action: PendingAction, status: 'needs_input' | 'needs_approval' | 'needs_review'): Promise<T> {
+    answer = undefined;
+    const index = step++;
+    state.pendingAction = action;
+    await store.recordStep(runId, index, action.type, 'waiting', { ...action });
+    await setStatus({ status, pendingAction: action });
+    await condition(() => answer !== undefined);
+    const given = answer as T;
+    await store.recordStep(runId, index, action.type, 'succeeded', { answer: given });
+    await setStatus({ status: 'running', pendingAction: null });
+    return given;
+  }
+
+  async function callTool(settings: AgentSettings, call: ToolCall): Promise<string> {
+    if (call.name === ASK_USER) {
+      const question = typeof call.args.question === 'string' ? call.args.question : JSON.stringify(call.args);
+      const given = await gate<InputPayload>({ id: uuid4(), type: 'input', question }, 'needs_input');
+      return JSON.stringify(given.answer);
+    }
+    if (needsApproval(settings, call.name)) {
+      const decision = await gate<ApprovePayload>({ id: uuid4(), type: 'approval', tool: call.name, args: call.args }, 'needs_approval');
+      if (!decision.approved) throw fail(RunFailure.rejected, decision.comment ?? `Tool call ${call.name} was rejected`);
+    }
+    return work.runTool(runId, step++, call);
+  }
+
+  async function deliver(settings: AgentSettings, proposed: unknown): Promise<unknown> {
+    let output = proposed;
+    if (settings.approval === 'before_output') {
+      const decision = await gate<ApprovePayload>({ id: uuid4(), type: 'approval', proposedOutput: output }, 'needs_approval');
+      if (!decision.approved) throw fail(RunFailure.rejected, decision.comment ?? 'The output was rejected');
+    }
+    if (settings.review) {
+      const review = await gate<ReviewPayload>({ id: uuid4(), type: 'review', proposedOutput: output }, 'needs_review');
+      if (review.correctedOutput !== undefined) output = review.correctedOutput;
+      else if (!review.accept) throw fail(RunFailure.reviewRejected, 'The output was rejected in review');
+    }
+    return output;
+  }
+
+  async function execute(): Promise<unknown> {
+    const plan = await store.startRun(runId);
+    state.status = 'running';
+    upsertSearchAttributes([{ key: SvcRunStatus, value: 'running' }]);
+    const messages: ChatMessage[] = [];
+    for (let turn = 0; ; turn++) {
+      if (turn >= plan.settings.maxSteps) throw fail(RunFailure.maxSteps, `No result after ${plan.settings.maxSteps} model turns`);
+      const result = await work.modelTurn(runId, step++, {
+        modelId: plan.modelId,
+        instructions: plan.instructions,
+        input: plan.input,
+        messages,
+        tools: plan.tools,
+      });
+      if (result.kind === 'fail') throw fail(RunFailure.modelError, result.message);
+      if (result.kind === 'final') return deliver(plan.settings, result.output);
+      messages.push({ role: 'assistant', content: result.text ?? null, toolCalls: result.toolCalls });
+      for (const call of result.toolCalls) {
+        const content = await callTool(plan.settings, call);
+        messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
+      }
+    }
+  }
+
+  let final: TransitionPatch;
+  try {
+    const output = await main.run(execute);
+    final = { status: 'succeeded', output, pendingAction: null };
+  } catch (err) {
+    final =
+      cancelRequested && isCancellation(err)
+        ? { status: 'cancelled', pendingAction: null }
+        : { status: 'failed', error: runError(err), pendingAction: null };
+  }
+  finishing = true;
+  state.output = final.output ?? null;
+  state.error = final.error ?? null;
+  // Finishing is never interrupted: the charge and the terminal status are written whatever arrives now.
+  await CancellationScope.nonCancellable(async () => {
+    state.status = final.status;
+    state.pendingAction = null;
+    upsertSearchAttributes([{ key: SvcRunStatus, value: final.status }]);
+    await store.finishRun(runId, final);
+  });
+  await condition(allHandlersFinished);
+  return state;
+}
