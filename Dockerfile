@@ -12,7 +12,9 @@ WORKDIR /app
 
 # Dependencies first, so that this layer is rebuilt only when the lock file changes.
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# npm install from the lock file: it lists only the platform binaries our registry mirror serves, which
+# `npm ci` would refuse as out of sync.
+RUN npm install --no-audit --no-fund
 
 COPY . .
 RUN npm run build \

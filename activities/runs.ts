@@ -173,6 +173,8 @@ export function createRunActivities(deps: RunActivityDeps) {
     async runTool(runId: string, index: number, call: ToolCall): Promise<string> {
       const ctx = Context.current();
       await orm.em.fork().transactional((em) => upsertStep(em, runId, index, 'tool', 'running', { tool: call.name, args: call.args }));
+      // Heartbeats tell Temporal this worker is alive; without them a dead worker's call is retried elsewhere.
+      const beat = setInterval(() => ctx.heartbeat(), 1000);
       try {
         const result = await deps.tools.run(call, ctx.cancellationSignal);
         await orm.em.fork().transactional((em) => upsertStep(em, runId, index, 'tool', 'succeeded', { result }));
@@ -182,6 +184,8 @@ export function createRunActivities(deps: RunActivityDeps) {
         await orm.em.fork().transactional((em) => upsertStep(em, runId, index, 'tool', 'failed', { error: message }));
         // A failed tool is reported to the model as the tool result, not as a failed run.
         return JSON.stringify({ error: message });
+      } finally {
+        clearInterval(beat);
       }
     },
 

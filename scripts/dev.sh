@@ -7,7 +7,7 @@
 #   SVC_DATA_DIR=.data/dev  SVC_PG_PORT=54320  SVC_PG_DB=svc
 #   SVC_TEMPORAL_PORT=7233  SVC_TEMPORAL_UI_PORT=8233  PORT=3000 (the API)
 #   SVC_APP_STOP_TIMEOUT=10 seconds the API/worker get to shut down before SIGKILL
-#   SVC_SKIP_INSTALL=1 to never run npm ci
+#   SVC_SKIP_INSTALL=1 to never install dependencies
 # plus what scripts/postgres.sh and scripts/temporal.sh read.
 # shellcheck disable=SC2317 # cleanup functions are called from traps
 set -euo pipefail

@@ -2,14 +2,14 @@
 # Shared setup for scripts/dev.sh and scripts/test.sh. Source it after setting the SVC_* defaults.
 #
 # Functions:
-#   svc_install_deps    npm ci when node_modules is missing or older than package-lock.json
+#   svc_install_deps    npm install when node_modules is missing or older than package-lock.json
 #   svc_services_up     start PostgreSQL and Temporal (or reuse running ones), export the
 #                       DATABASE_URL / TEMPORAL_* variables the application reads
 #   svc_services_down   stop the services that THIS invocation started, and only those
 #   svc_migrate         apply the database migrations (db/migrate.ts)
 #
 # Environment (besides what scripts/postgres.sh and scripts/temporal.sh read):
-#   SVC_SKIP_INSTALL=1  never run npm ci (e.g. offline, or node_modules managed by hand)
+#   SVC_SKIP_INSTALL=1  never install (e.g. offline, or node_modules managed by hand)
 #   SVC_AUTO_PORTS=1    if a port is taken by something else, move to the next free one
 #                       instead of failing (test.sh turns this on; its ports matter to nobody)
 
@@ -28,8 +28,11 @@ svc_install_deps() {
   # npm writes node_modules/.package-lock.json on every install, so it is older than
   # package-lock.json exactly when the lock file changed since (e.g. after a pull).
   if [[ ! -d "$SVC_ROOT/node_modules" || "$SVC_ROOT/package-lock.json" -nt "$SVC_ROOT/node_modules/.package-lock.json" ]]; then
-    svc_log "installing dependencies (npm ci)"
-    (cd "$SVC_ROOT" && npm ci --no-audit --no-fund)
+    # `npm install`, not `npm ci`: the registry mirror lacks some other platforms' optional binaries
+    # (@swc/core-darwin-*, …), so the lock file cannot list them and `npm ci` refuses it as out of
+    # sync. `npm install` still installs exactly the locked versions.
+    svc_log "installing dependencies (npm install from package-lock.json)"
+    (cd "$SVC_ROOT" && npm install --no-audit --no-fund)
   fi
 }
 

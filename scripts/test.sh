@@ -9,7 +9,7 @@
 #   SVC_TEMPORAL_PORT=7243   SVC_TEMPORAL_UI_PORT=8243
 #   SVC_PG_FAST=1     throwaway cluster: durability off for speed
 #   SVC_AUTO_PORTS=1  move to free ports if these are taken by something else
-#   SVC_SKIP_INSTALL=1 to never run npm ci
+#   SVC_SKIP_INSTALL=1 to never install dependencies
 # plus what scripts/postgres.sh and scripts/temporal.sh read. Services already running for this
 # data dir are reused and left running; those this run started are stopped at the end.
 set -euo pipefail
