@@ -22,6 +22,7 @@ import { createToolRegistry } from '../activities/tools/registry';
 import { RunEventHub } from './runEventHub';
 import { agentRoutes } from './routes/agents';
 import { catalogRoutes } from './routes/catalog';
+import { localRunRoutes } from './routes/localRuns';
 import { runActionRoutes } from './routes/runActions';
 import { runEventRoutes } from './routes/runEvents';
 import { runRoutes } from './routes/runs';
@@ -55,6 +56,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...runRoutes({ config: deps.config, temporal: deps.temporal, models }),
     ...runActionRoutes({ temporal: deps.temporal }),
     ...runEventRoutes({ hub: deps.hub }),
+    ...localRunRoutes(),
     ...usageRoutes(),
   );
   return routes;
