@@ -33,9 +33,9 @@ describe('durability', () => {
 
   const history = async (runId: string) => {
     const conn = h.orm.em.fork().getConnection();
-    const events = await conn.execute(`select data->>'status' as status from run_events where run_id = ? and type = 'run.status' order by seq`, [runId]);
+    const events: Array<{ status: string }> = await conn.execute(`select data->>'status' as status from run_events where run_id = ? and type = 'run.status' order by seq`, [runId]);
     const charges = await conn.execute(`select count(*)::int as n from ledger_entries where run_id = ?`, [runId]);
-    return { statuses: events.map((e: { status: string }) => e.status), charges: charges[0].n };
+    return { statuses: events.map((e) => e.status), charges: charges[0].n };
   };
 
   it('finishes a run whose worker was killed -9 while it waited in needs_input', async () => {
