@@ -1,0 +1,94 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTemporal, type Temporal } from '../../api/temporal';
+import { SvcAgentId, SvcRunStatus, SvcWorkspaceId } from '../../workflows/searchAttributes';
+import { startApi, type Harness } from '../helpers/harness';
+import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
+import { createAgent, createRun, waitForStatus } from '../helpers/runs';
+import { startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
+
+// Cancel reaching an in-flight model call; search attributes an operator filters on in Temporal UI.
+describe('runs on the Temporal side', () => {
+  let h: Harness;
+  let worker: RunningWorker;
+  let temporal: Temporal;
+  let auth: Record<string, string>;
+  let workspaceId: string;
+  let modelServer: http.Server;
+  const requests: Array<{ closed: boolean }> = [];
+
+  beforeAll(async () => {
+    // an OpenAI-compatible endpoint that accepts the call and never answers
+    modelServer = http.createServer((req) => {
+      const seen = { closed: false };
+      requests.push(seen);
+      req.resume();
+      req.socket.on('close', () => (seen.closed = true));
+    });
+    await new Promise<void>((r) => modelServer.listen(0, '127.0.0.1', r));
+    const base = await startApi();
+    const config = {
+      ...base.config,
+      temporal: { ...base.config.temporal, taskQueue: testTaskQueue() },
+      openai: {
+        ...base.config.openai,
+        baseUrl: `http://127.0.0.1:${(modelServer.address() as AddressInfo).port}/v1`,
+        apiKey: 'sk-test',
+        models: ['slow'],
+      },
+    };
+    await base.close();
+    h = await startApi(config);
+    worker = await startWorker(h.config, h.orm);
+    temporal = createTemporal(h.config.temporal);
+    const owner = await signUp(h);
+    workspaceId = owner.workspaceId;
+    await setPlan(h, owner.workspaceId, 'scale');
+    auth = bearer(await createKey(h, owner, ['runs:read', 'runs:write', 'agents:write']));
+  }, 120_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await temporal?.close();
+    await h?.close();
+    modelServer?.closeAllConnections();
+    modelServer?.close();
+  });
+
+  it('cancels a run in the middle of a model call and aborts the call', async () => {
+    const agent = await createAgent(h, auth, { name: 'slow', modelId: 'openai/slow' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { q: 'hello' } });
+    await waitForStatus(h, auth, run.id, 'running');
+    const deadline = Date.now() + 20_000;
+    while (requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(requests).toHaveLength(1);
+    const cancelled = await h.request(`/v1/runs/${run.id}/cancel`, { method: 'POST', headers: auth });
+    expect(cancelled.status).toBe(202);
+    const done = await waitForStatus(h, auth, run.id, 'cancelled', 20_000);
+    expect(done.completedAt).not.toBeNull();
+    const until = Date.now() + 10_000;
+    while (!requests[0].closed && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(requests[0].closed).toBe(true);
+  });
+
+  it('keeps SvcWorkspaceId, SvcAgentId and SvcRunStatus current for Temporal UI filters', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: {} });
+    await waitForStatus(h, auth, run.id, 'succeeded');
+    const handle = temporal.client.workflow.getHandle(`run-${run.id}`);
+    const description = await handle.describe();
+    expect(description.taskQueue).toBe(h.config.temporal.taskQueue);
+    expect(description.typedSearchAttributes.get(SvcWorkspaceId)).toBe(workspaceId);
+    expect(description.typedSearchAttributes.get(SvcAgentId)).toBe(agent.id);
+    expect(description.typedSearchAttributes.get(SvcRunStatus)).toBe('succeeded');
+    // and the visibility query an operator types finds it
+    const query = `SvcWorkspaceId = "${workspaceId}" AND SvcRunStatus = "succeeded" AND WorkflowId = "run-${run.id}"`;
+    let found: string[] = [];
+    const until = Date.now() + 10_000;
+    while (found.length === 0 && Date.now() < until) {
+      found = [];
+      for await (const wf of temporal.client.workflow.list({ query })) found.push(wf.workflowId);
+      if (found.length === 0) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(found).toEqual([`run-${run.id}`]);
+  });
+});
