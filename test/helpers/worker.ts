@@ -40,3 +40,25 @@ export async function startWorker(config: Config, orm: Orm): Promise<RunningWork
     },
   };
 }
+
+/**
+ * The API plus an in-process worker on a task queue of their own, as most run tests need them.
+ * `overrides` change the configuration of both (e.g. an OpenAI-compatible endpoint).
+ */
+export async function startRunStack(
+  overrides: Partial<Config> = {},
+): Promise<{ h: import('./harness').Harness; worker: RunningWorker; stop(): Promise<void> }> {
+  const { startApi } = await import('./harness');
+  const { loadConfig } = await import('../../api/config');
+  const base = loadConfig(process.env);
+  const h = await startApi({ temporal: { ...base.temporal, taskQueue: testTaskQueue() }, ...overrides });
+  const worker = await startWorker(h.config, h.orm);
+  return {
+    h,
+    worker,
+    async stop() {
+      await worker.stop();
+      await h.close();
+    },
+  };
+}

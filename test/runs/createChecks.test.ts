@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { runAdmin } from '../../scripts/admin';
-import { startApi, type Harness } from '../helpers/harness';
+import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
-import { startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
+import { startRunStack, type RunningWorker } from '../helpers/worker';
 
 // CONTRACT §5 create checks and their order; CONTRACT §8 billing; spec §5 unverified sessions.
 describe('run creation checks', () => {
@@ -11,11 +11,7 @@ describe('run creation checks', () => {
   let worker: RunningWorker;
 
   beforeAll(async () => {
-    const base = await startApi();
-    const config = { ...base.config, temporal: { ...base.config.temporal, taskQueue: testTaskQueue() } };
-    await base.close();
-    h = await startApi(config);
-    worker = await startWorker(h.config, h.orm);
+    ({ h, worker } = await startRunStack());
   }, 120_000);
   afterAll(async () => {
     await worker?.stop();

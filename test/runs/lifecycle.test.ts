@@ -1,7 +1,7 @@
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForRun, waitForStatus } from '../helpers/runs';
-import { startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
+import { startRunStack, type RunningWorker } from '../helpers/worker';
 
 // CONTRACT §5 over HTTP against real Temporal and PostgreSQL: every status, every gate, every 409.
 describe('run lifecycle', () => {
@@ -10,11 +10,7 @@ describe('run lifecycle', () => {
   let auth: Record<string, string>;
 
   beforeAll(async () => {
-    const base = await startApi();
-    const config = { ...base.config, temporal: { ...base.config.temporal, taskQueue: testTaskQueue() } };
-    await base.close();
-    h = await startApi(config);
-    worker = await startWorker(h.config, h.orm);
+    ({ h, worker } = await startRunStack());
     const owner = await signUp(h);
     // the tests poll; the scale plan's 1200 requests a minute keep the rate limit out of the way
     await setPlan(h, owner.workspaceId, 'scale');

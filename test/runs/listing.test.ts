@@ -1,7 +1,7 @@
-import { startApi, type Harness } from '../helpers/harness';
+import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
-import { startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
+import { startRunStack, type RunningWorker } from '../helpers/worker';
 
 describe('run listing and the event stream', () => {
   let h: Harness;
@@ -9,11 +9,7 @@ describe('run listing and the event stream', () => {
   let auth: Record<string, string>;
 
   beforeAll(async () => {
-    const base = await startApi();
-    const config = { ...base.config, temporal: { ...base.config.temporal, taskQueue: testTaskQueue() } };
-    await base.close();
-    h = await startApi(config);
-    worker = await startWorker(h.config, h.orm);
+    ({ h, worker } = await startRunStack());
     const owner = await signUp(h);
     // the tests poll; the scale plan's 1200 requests a minute keep the rate limit out of the way
     await setPlan(h, owner.workspaceId, 'scale');
