@@ -22,11 +22,14 @@ import { createToolRegistry } from '../activities/tools/registry';
 import { RunEventHub } from './runEventHub';
 import { agentRoutes } from './routes/agents';
 import { catalogRoutes } from './routes/catalog';
+import { fileRoutes } from './routes/files';
+import { folderRoutes } from './routes/folders';
 import { localRunRoutes } from './routes/localRuns';
 import { runActionRoutes } from './routes/runActions';
 import { runEventRoutes } from './routes/runEvents';
 import { runRoutes } from './routes/runs';
 import { usageRoutes } from './routes/usage';
+import { createStorage, type Storage } from './storage/storage';
 
 export interface AppDeps {
   config: Config;
@@ -36,6 +39,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Defaults to the registry the configuration describes. */
   models?: ModelRegistry;
+  /** Defaults to the storage `SVC_STORAGE_URL` names (CONTRACT §7). */
+  storage?: Storage;
 }
 
 export const API_VERSION = '0.1.0';
@@ -58,6 +63,8 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...runEventRoutes({ hub: deps.hub }),
     ...localRunRoutes(),
     ...usageRoutes(),
+    ...fileRoutes({ config: deps.config, storage: deps.storage ?? createStorage(deps.config.storageUrl) }),
+    ...folderRoutes(),
   );
   return routes;
 }

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 
 /**
@@ -31,6 +33,10 @@ const envSchema = z.object({
   SVC_UNVERIFIED_RUN_LIMIT: z.coerce.number().int().nonnegative().default(3),
   SVC_MAX_JSON_BYTES: intFrom(1024 * 1024),
   SVC_MAX_UPLOAD_BYTES: intFrom(25 * 1024 * 1024),
+  SVC_STORAGE_URL: z
+    .string()
+    .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as file:///var/lib/svc/storage')
+    .optional(),
   SVC_ALLOW_PRIVATE_WEBHOOKS: flag,
   SVC_SMTP_URL: z.string().optional(),
   SVC_MAIL_FROM: z.string().default('svc <no-reply@svc.local>'),
@@ -62,6 +68,8 @@ export interface Config {
   unverifiedRunLimit: number;
   maxJsonBytes: number;
   maxUploadBytes: number;
+  /** CONTRACT §7: where file bytes live (`file://` directory; `s3://` is not built yet). */
+  storageUrl: string;
   allowPrivateWebhooks: boolean;
   smtpUrl?: string;
   mailFrom: string;
@@ -104,6 +112,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     unverifiedRunLimit: e.SVC_UNVERIFIED_RUN_LIMIT,
     maxJsonBytes: e.SVC_MAX_JSON_BYTES,
     maxUploadBytes: e.SVC_MAX_UPLOAD_BYTES,
+    storageUrl: e.SVC_STORAGE_URL || pathToFileURL(path.resolve(process.cwd(), '.data/storage')).href,
     allowPrivateWebhooks: e.SVC_ALLOW_PRIVATE_WEBHOOKS,
     smtpUrl: e.SVC_SMTP_URL || undefined,
     mailFrom: e.SVC_MAIL_FROM,

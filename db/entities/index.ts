@@ -1,6 +1,8 @@
 import { AgentSchema, AgentVersionSchema } from './Agent';
 import { ApiKeySchema } from './ApiKey';
 import { FeedbackSchema } from './Feedback';
+import { FileSchema } from './File';
+import { FolderSchema } from './Folder';
 import { RunSchema } from './Run';
 import { RunStepSchema } from './RunStep';
 import { BaseEntitySchema } from './BaseEntity';
@@ -13,6 +15,8 @@ import { WorkspaceSchema } from './Workspace';
 export * from './Agent';
 export * from './ApiKey';
 export * from './Feedback';
+export * from './File';
+export * from './Folder';
 export * from './Run';
 export * from './RunStep';
 export * from './BaseEntity';
@@ -36,4 +40,6 @@ export const entities = [
   RunSchema,
   RunStepSchema,
   FeedbackSchema,
+  FolderSchema,
+  FileSchema,
 ];

@@ -1,4 +1,5 @@
 import { Migration20261122000000 } from './Migration20261122000000';
+import { Migration20261122010000 } from './Migration20261122010000';
 import { Migration20261122020000 } from './Migration20261122020000';
 
 /**
@@ -6,4 +7,5 @@ import { Migration20261122020000 } from './Migration20261122020000';
  * jest and compiled output.
  */
 export const migrationsList = [{ name: 'Migration20261122000000', class: Migration20261122000000 },
+  { name: 'Migration20261122010000', class: Migration20261122010000 },
   { name: 'Migration20261122020000', class: Migration20261122020000 },];

@@ -59,6 +59,28 @@ describe('run creation checks', () => {
     expect((await noFile.json()).error.details.issues[0].path).toBe('input.fileIds.0');
   });
 
+  it('accepts fileIds of uploaded files and keeps them in the run input; another workspace\'s file is unknown', async () => {
+    const { owner, auth, agent } = await setup();
+    const writer = bearer(await createKey(h, owner, ['files:write']));
+    const upload = await h.request('/v1/files', {
+      method: 'POST',
+      headers: { ...writer, 'content-type': 'text/plain', 'x-filename': 'notes.txt' },
+      body: 'hello',
+    });
+    expect(upload.status).toBe(201);
+    const file = await upload.json();
+    const run = await createRun(h, auth, { agentId: agent.id, input: { fileIds: [file.id] } });
+    const done = await waitForStatus(h, auth, run.id, 'succeeded');
+    expect(done.output).toEqual({ echo: { fileIds: [file.id] } });
+    const stranger = await setup();
+    const foreign = await h.request('/v1/runs', {
+      method: 'POST',
+      headers: stranger.auth,
+      json: { agentId: stranger.agent.id, input: { fileIds: [file.id] } },
+    });
+    expect(foreign.status).toBe(400);
+  });
+
   it('refuses with 402 billing.insufficient_credits exactly when the balance is below the required amount', async () => {
     const { owner, auth, agent } = await setup();
     // builtin/echo: perRunUsd 0.001 and no token price, so 0.001 USD is exactly enough

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import type { File } from '../../db/entities/File';
+import type { Folder } from '../../db/entities/Folder';
+import { pageQuery } from '../pagination';
+
+/**
+ * File and folder names: 1..255 characters, no `/` (a name is never a path) and no NUL (PostgreSQL
+ * text cannot hold it). Returns the message of the rule broken, or null.
+ */
+export function filenameProblem(name: string): string | null {
+  if (name.length < 1 || name.length > 255) return 'Must be 1 to 255 characters';
+  if (name.includes('/') || name.includes('\0')) return 'Must not contain "/" or NUL';
+  return null;
+}
+
+// Files and folders alike.
+const name = z.string().superRefine((value, ctx) => {
+  const problem = filenameProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** A folder filter: a folder id, or `root` for what is in no folder; absent means everything. */
+const folderFilter = z
+  .union([z.literal('root'), z.uuid()])
+  .optional()
+  .describe('A folder id, or "root" for items in no folder; absent lists the whole workspace');
+
+export const uploadQuery = z.object({
+  folderId: z.uuid().optional().describe('Folder for a raw upload (a multipart upload uses its folderId field)'),
+});
+
+export const listFilesQuery = pageQuery.extend({ folderId: folderFilter });
+export const listFoldersQuery = pageQuery.extend({ parentId: folderFilter });
+
+export const patchFileBody = z.object({
+  filename: name.optional(),
+  folderId: z.uuid().nullable().optional().describe('null moves the file to the root'),
+});
+
+export const createFolderBody = z.object({ name, parentId: z.uuid().nullable().optional() });
+
+export const patchFolderBody = z.object({
+  name: name.optional(),
+  parentId: z.uuid().nullable().optional().describe('null moves the folder to the root'),
+});
+
+export const fileOut = z.object({
+  id: z.uuid(),
+  filename: z.string(),
+  mime: z.string(),
+  size: z.number().int(),
+  sha256: z.string(),
+  folderId: z.uuid().nullable(),
+  createdAt: z.iso.datetime(),
+});
+
+export const folderOut = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  parentId: z.uuid().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+
+export const fileListOut = z.object({ files: z.array(fileOut), nextCursor: z.string().nullable() });
+export const folderListOut = z.object({ folders: z.array(folderOut), nextCursor: z.string().nullable() });
+
+/** The CONTRACT §7 file object; storage details (the key) never leave the service. */
+export function serializeFile(file: File): z.infer<typeof fileOut> {
+  return {
+    id: file.id,
+    filename: file.filename,
+    mime: file.mime,
+    size: file.size,
+    sha256: file.sha256,
+    folderId: file.folder?.id ?? null,
+    createdAt: file.createdAt.toISOString(),
+  };
+}
+
+export function serializeFolder(folder: Folder): z.infer<typeof folderOut> {
+  return {
+    id: folder.id,
+    name: folder.name,
+    parentId: folder.parent?.id ?? null,
+    createdAt: folder.createdAt.toISOString(),
+    updatedAt: folder.updatedAt.toISOString(),
+  };
+}

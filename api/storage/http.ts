@@ -1,0 +1,225 @@
+import { PassThrough, Writable } from 'node:stream';
+import { koaBody } from 'koa-body';
+import type { AppContext } from '../context';
+import { ApiError, errors } from '../errors';
+import { filenameProblem } from '../schemas/files';
+import { StorageLimitError } from './errors';
+import type { PutResult, Storage } from './storage';
+
+// Moving bytes between HTTP and storage: uploads in (raw or multipart, streamed, size-limited), downloads out.
+
+/** An upload that reached storage, with the name and media type the caller gave it. */
+export interface ReceivedUpload extends PutResult {
+  filename: string;
+  mime: string;
+  /** The text fields of the multipart body (`folderId`). */
+  fields: Record<string, unknown>;
+}
+
+// Form fields are small (a folder id); the multipart envelope around the file is allowed this much on
+// top of the file limit when judging Content-Length up front. The file itself is held to the exact limit.
+const MAX_FIELDS_BYTES = 64 * 1024;
+const MULTIPART_SLACK = MAX_FIELDS_BYTES + 16 * 1024;
+// RFC 6838 type/subtype, optional parameters; printable ASCII only, since it is sent back as a header.
+const TOKEN = '[A-Za-z0-9][\\w!#$&^.+-]{0,126}';
+const MIME = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;\\s*[\\w!#$&^.+-]+=("[\\x20-\\x7e]*"|[\\w!#$&^.+-]+))*$`);
+
+/**
+ * 413 `payload_too_large` (CONTRACT §1). `Connection: close` because the rest of an oversized body
+ * is not worth reading: Node closes the socket once this answer is sent.
+ */
+export function uploadTooLarge(maxBytes: number): ApiError {
+  return new ApiError(
+    'payload_too_large',
+    `Upload is larger than ${maxBytes} bytes`,
+    { limitBytes: maxBytes },
+    { Connection: 'close' },
+  );
+}
+
+const invalid = (path: string, message: string) => errors.validation([{ path, message }]);
+
+function checkMime(value: string | null | undefined): string | null {
+  const mime = value?.trim() ?? '';
+  return mime.length <= 255 && MIME.test(mime) ? mime : null;
+}
+
+/**
+ * Checks what can be judged before reading a byte: the declared length against the limit (413 up
+ * front), the media type (415 when absent or malformed) and, for a raw body, that one is announced.
+ * @returns which of the two CONTRACT §7 upload forms the request uses
+ */
+export function uploadKind(ctx: AppContext, maxBytes: number): 'raw' | 'multipart' {
+  const multipart = Boolean(ctx.is('multipart/form-data'));
+  const declared = ctx.get('Content-Length') === '' ? null : Number(ctx.get('Content-Length'));
+  const allowed = maxBytes + (multipart ? MULTIPART_SLACK : 0);
+  if (declared !== null && declared > allowed) throw uploadTooLarge(maxBytes);
+  if (multipart) return 'multipart';
+  if (!checkMime(ctx.get('Content-Type'))) {
+    throw errors.unsupportedMediaType('raw file (with its media type as Content-Type) or multipart/form-data');
+  }
+  const empty = declared === 0 || (declared === null && !ctx.get('Transfer-Encoding'));
+  if (empty) throw invalid('body', 'The file is empty');
+  return 'raw';
+}
+
+/**
+ * The name and media type of a raw upload: `X-Filename` is URL-decoded (non-ASCII names cannot travel
+ * in a header otherwise). A name that is not valid percent-encoding is taken as sent, because the
+ * client package sends printable-ASCII names such as `100%.txt` unencoded.
+ * @throws {ApiError} 400 `validation_error` for a missing or invalid name
+ */
+export function rawFileMeta(ctx: AppContext): { filename: string; mime: string } {
+  const header = ctx.get('X-Filename');
+  if (!header) throw invalid('X-Filename', 'Required: the file name, URL-encoded');
+  let filename = header;
+  try {
+    filename = decodeURIComponent(header);
+  } catch {
+    // not percent-encoding: keep the header as sent
+  }
+  const problem = filenameProblem(filename);
+  if (problem) throw invalid('X-Filename', problem);
+  return { filename, mime: checkMime(ctx.get('Content-Type'))! };
+}
+
+/**
+ * Streams a raw request body into storage under `key`, with the limit enforced while streaming.
+ * On failure nothing is stored and the rest of the body is discarded.
+ * @throws {ApiError} 413 over `maxBytes`, 400 for an empty or interrupted body
+ */
+export async function receiveRaw(ctx: AppContext, storage: Storage, key: string, maxBytes: number): Promise<PutResult> {
+  const req = ctx.req;
+  // Our own stream between the request and storage: storage destroys its source on failure, and
+  // destroying the request would drop the connection before the 413 could be sent.
+  const body = new PassThrough();
+  const interrupted = () => {
+    if (!req.complete) body.destroy(new Error('request interrupted'));
+  };
+  req.once('error', interrupted).once('close', interrupted);
+  req.pipe(body);
+  try {
+    const stored = await storage.put(key, body, { maxBytes });
+    if (stored.size > 0) return stored;
+    await storage.delete(key);
+    throw invalid('body', 'The file is empty');
+  } catch (err) {
+    req.unpipe(body);
+    req.resume();
+    if (err instanceof ApiError) throw err;
+    if (err instanceof StorageLimitError) throw uploadTooLarge(maxBytes);
+    if (!req.complete) throw invalid('body', 'The upload was interrupted');
+    throw err;
+  } finally {
+    req.off('error', interrupted).off('close', interrupted);
+  }
+}
+
+/**
+ * Parses a `multipart/form-data` upload (CONTRACT §7: field `file`) with koa-body's formidable,
+ * streaming the file part straight into storage under `key` (never to a temporary upload dir, never
+ * whole in memory). Text fields come back in `fields`. On failure nothing is stored.
+ * @throws {ApiError} 413 over `maxBytes`, 400 `validation_error` for a missing, empty, extra or
+ *   badly named file part or a malformed body
+ */
+export async function receiveMultipart(
+  ctx: AppContext,
+  storage: Storage,
+  key: string,
+  maxBytes: number,
+): Promise<ReceivedUpload> {
+  let upload: Promise<PutResult> | undefined;
+  let part: { filename: string | null; mime: string | null } = { filename: null, mime: null };
+  const parse = koaBody({
+    multipart: true,
+    json: false,
+    urlencoded: false,
+    text: false,
+    formidable: {
+      maxFiles: 1,
+      maxFileSize: maxBytes,
+      maxTotalFileSize: maxBytes,
+      maxFields: 20,
+      maxFieldsSize: MAX_FIELDS_BYTES,
+      // Other file parts are skipped, not stored.
+      filter: (p) => p.name === 'file',
+      fileWriteStreamHandler: (file) => {
+        // maxFiles makes formidable fail on a second file; its bytes go nowhere meanwhile.
+        if (upload) return new Writable({ write: (_chunk, _enc, done) => done() });
+        const info = file?.toJSON();
+        part = { filename: info?.originalFilename ?? null, mime: info?.mimetype ?? null };
+        const stream = new PassThrough();
+        upload = storage.put(key, stream, { maxBytes });
+        // Awaited below on every path; this only keeps an early failure from being "unhandled".
+        upload.catch(() => undefined);
+        return stream;
+      },
+    },
+  });
+  try {
+    await parse(ctx as never, async () => undefined);
+  } catch (err) {
+    // Wait for storage to settle so nothing (not even a temporary file) outlives the response.
+    await upload?.then(
+      () => storage.delete(key),
+      () => undefined,
+    );
+    ctx.req.resume();
+    throw multipartError(err, maxBytes);
+  }
+  if (!upload) throw invalid('file', 'Required: a file part named "file"');
+  const stored = await upload.catch((err: unknown) => {
+    throw multipartError(err, maxBytes);
+  });
+  const problem = part.filename === null ? 'The file part needs a filename' : filenameProblem(part.filename);
+  const mime = checkMime(part.mime);
+  if (problem || !mime) {
+    await storage.delete(key);
+    throw invalid('file', problem ?? 'The file part needs a valid Content-Type');
+  }
+  const fields = (ctx.request.body ?? {}) as Record<string, unknown>;
+  return { ...stored, filename: part.filename!, mime, fields };
+}
+
+// formidable's error codes (formidable/src/FormidableError.js) mapped onto CONTRACT §1.
+const TOO_LARGE = new Set([1006, 1007, 1009, 1016]);
+const EMPTY = new Set([1008, 1010]);
+
+function multipartError(err: unknown, maxBytes: number): Error {
+  if (err instanceof ApiError) return err;
+  if (err instanceof StorageLimitError) return uploadTooLarge(maxBytes);
+  const code = (err as { code?: unknown }).code;
+  const httpCode = (err as { httpCode?: unknown }).httpCode;
+  if (typeof code !== 'number' || typeof httpCode !== 'number') return err as Error;
+  if (TOO_LARGE.has(code)) return uploadTooLarge(maxBytes);
+  if (EMPTY.has(code)) return invalid('file', 'The file is empty');
+  if (code === 1015) return invalid('file', 'Exactly one file part named "file"');
+  return invalid('body', `Malformed multipart body: ${(err as Error).message}`);
+}
+
+/** RFC 6266: a plain-ASCII fallback name plus the exact name as RFC 5987 `filename*`. */
+function contentDisposition(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
+  const exact = encodeURIComponent(filename).replace(/['()*]/g, hex);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${exact}`;
+}
+
+/**
+ * Streams a stored object as the response (CONTRACT §7 download): its stored Content-Type and exact
+ * length, as an attachment under its name.
+ * @throws {StorageNotFoundError} when the bytes are missing (a 500: the row promised them)
+ */
+export async function sendStored(
+  ctx: AppContext,
+  storage: Storage,
+  file: { storageKey: string; mime: string; size: number; filename: string },
+): Promise<void> {
+  ctx.body = await storage.get(file.storageKey);
+  // After the body: Koa would otherwise replace the type with application/octet-stream.
+  ctx.set('Content-Type', file.mime);
+  ctx.length = file.size;
+  ctx.set('Content-Disposition', contentDisposition(file.filename));
+  // The bytes are the caller's, not ours: a browser must not sniff them into HTML or script.
+  ctx.set('X-Content-Type-Options', 'nosniff');
+}

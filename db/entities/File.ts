@@ -1,0 +1,39 @@
+import { BigIntType, EntitySchema } from '@mikro-orm/core';
+import { BaseEntity } from './BaseEntity';
+import { Folder } from './Folder';
+import { Workspace } from './Workspace';
+
+/**
+ * An uploaded file's metadata (CONTRACT §7). The bytes live in the storage named by
+ * `SVC_STORAGE_URL` under `storageKey`, which the service chooses (the file id) and never exposes.
+ */
+export class File extends BaseEntity {
+  constructor(
+    public workspace: Workspace,
+    public filename: string,
+    public mime: string,
+    public size: number,
+    public sha256: string,
+    public storageKey: string,
+    public folder: Folder | null = null,
+  ) {
+    super();
+  }
+}
+
+export const FileSchema = new EntitySchema<File, BaseEntity>({
+  class: File,
+  extends: 'BaseEntity',
+  tableName: 'files',
+  indexes: [{ properties: ['workspace', 'createdAt'] }, { properties: ['folder', 'createdAt'] }],
+  properties: {
+    workspace: { kind: 'm:1', entity: () => Workspace, deleteRule: 'cascade' },
+    // No cascade: a non-empty folder cannot be deleted (409), so the rows never dangle.
+    folder: { kind: 'm:1', entity: () => Folder, nullable: true },
+    filename: { type: 'string' },
+    mime: { type: 'string' },
+    size: { type: new BigIntType('number') },
+    sha256: { type: 'string', length: 64 },
+    storageKey: { type: 'string', hidden: true },
+  },
+});
