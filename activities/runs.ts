@@ -38,8 +38,8 @@ export interface RunActivityDeps {
   orm: Orm;
   models: ModelRegistry;
   tools: ToolRegistry;
-  /** Called after a status change commits; webhook fan-out hangs here. */
-  onStatus?: (run: ReturnType<typeof serializeRun>) => Promise<void>;
+  /** Called after a change to an announced status commits: the webhook fan-out. */
+  onStatus?: (run: Run) => Promise<void>;
 }
 
 /**
@@ -50,19 +50,21 @@ export function createRunActivities(deps: RunActivityDeps) {
   const { orm } = deps;
 
   async function transition(runId: string, patch: TransitionPatch): Promise<void> {
-    const run = await orm.em.fork().transactional(async (em) => {
+    const row = await orm.em.fork().transactional(async (em) => {
       const row = await em.findOneOrFail(Run, runId, { lockMode: LockMode.PESSIMISTIC_WRITE });
       // A replayed activity after a crash may find its change already made, and a finished run never
       // changes again: do nothing twice.
       const nextPending = patch.pendingAction === undefined ? row.pendingAction : patch.pendingAction;
-      if (TERMINAL.includes(row.status)) return null;
-      if (row.status === patch.status && (row.pendingAction?.id ?? null) === (nextPending?.id ?? null)) return null;
+      if (TERMINAL.includes(row.status)) return row;
+      if (row.status === patch.status && (row.pendingAction?.id ?? null) === (nextPending?.id ?? null)) return row;
       applyPatch(row, patch);
       await em.flush();
       await appendRunEvent(em, runId, 'run.status', serializeRun(row));
       return row;
     });
-    if (run && deps.onStatus && WEBHOOK_STATUSES.includes(run.status)) await deps.onStatus(serializeRun(run));
+    // Announced even when this call found its change already made: the fan-out is idempotent, so a
+    // retry after a crash between the commit and the fan-out still delivers (spec §6).
+    if (deps.onStatus && row.status === patch.status && WEBHOOK_STATUSES.includes(row.status)) await deps.onStatus(row);
   }
 
   function applyPatch(row: Run, patch: TransitionPatch): void {

@@ -29,6 +29,7 @@ import { runActionRoutes } from './routes/runActions';
 import { runEventRoutes } from './routes/runEvents';
 import { runRoutes } from './routes/runs';
 import { usageRoutes } from './routes/usage';
+import { webhookRoutes } from './routes/webhooks';
 import { createStorage, type Storage } from './storage/storage';
 
 export interface AppDeps {
@@ -61,7 +62,8 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...runRoutes({ config: deps.config, temporal: deps.temporal, models }),
     ...runActionRoutes({ temporal: deps.temporal }),
     ...runEventRoutes({ hub: deps.hub }),
-    ...localRunRoutes(),
+    ...localRunRoutes({ config: deps.config, temporal: deps.temporal }),
+    ...webhookRoutes({ config: deps.config, temporal: deps.temporal }),
     ...usageRoutes(),
     ...fileRoutes({ config: deps.config, storage: deps.storage ?? createStorage(deps.config.storageUrl) }),
     ...folderRoutes(),

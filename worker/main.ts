@@ -4,6 +4,7 @@ import { createModelRegistry } from '../activities/models/registry';
 import { createToolRegistry } from '../activities/tools/registry';
 import { loadConfig, type Config } from '../api/config';
 import { createLogger } from '../api/logger';
+import { createTemporal, type Temporal } from '../api/temporal';
 import { initOrm, type Orm } from '../db/orm';
 
 /** Builds a worker on the `runs` task queue with its activities; used by `npm run worker` and the tests. */
@@ -11,7 +12,7 @@ export async function createWorker(
   config: Config,
   orm: Orm,
   connection: NativeConnection,
-  opts: { workflowBundle?: { code: string } } = {},
+  opts: { workflowBundle?: { code: string }; temporal: Temporal },
 ): Promise<Worker> {
   return Worker.create({
     connection,
@@ -24,6 +25,7 @@ export async function createWorker(
       orm,
       models: createModelRegistry(config.openai),
       tools: createToolRegistry({ allowPrivate: config.allowPrivateWebhooks }),
+      temporal: opts.temporal,
     }),
   });
 }
@@ -34,11 +36,13 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const orm = await initOrm(config.databaseUrl, config.dbPoolMax);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const worker = await createWorker(config, orm, connection);
+  const temporal = createTemporal(config.temporal);
+  const worker = await createWorker(config, orm, connection, { temporal });
   logger.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address }, 'worker running');
   // Worker.run() shuts down gracefully on SIGINT/SIGTERM by itself.
   await worker.run();
   await connection.close();
+  await temporal.close();
   await orm.close();
 }
 

@@ -1,2 +1,3 @@
 // The worker bundles this file: it exports workflow functions only (STYLE).
 export { runWorkflow } from './runWorkflow';
+export { webhookDeliveryWorkflow } from './webhookDelivery';

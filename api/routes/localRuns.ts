@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { appendRunEvent } from '../../activities/runEvents';
+import { dispatchRunWebhooks } from '../../activities/webhooks/dispatch';
 import { Run } from '../../db/entities/Run';
+import type { Config } from '../config';
 import { serializeRun } from '../schemas/runs';
+import type { Temporal } from '../temporal';
 import { findAgent } from './agents';
 import { defineRoute, type RouteDef } from './route';
 
@@ -27,9 +30,10 @@ export const localRunsBody = z.object({
 /**
  * CONTRACT §5 `POST /v1/local-runs` (scope `runner:run`, spec §4.3): a local runner reports a batch of
  * runs it executed itself. They are recorded as finished runs of the agent's current version, with
- * their status events, in one transaction: a batch is stored whole or not at all.
+ * their status events, in one transaction: a batch is stored whole or not at all. Their webhooks
+ * follow, like any run's.
  */
-export function localRunRoutes(): RouteDef[] {
+export function localRunRoutes(deps: { config: Config; temporal: Temporal }): RouteDef[] {
   return [
     defineRoute<z.infer<typeof localRunsBody>>({
       method: 'POST',
@@ -66,6 +70,10 @@ export function localRunRoutes(): RouteDef[] {
           await tx.flush();
           for (const run of rows) await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
         });
+        // CONTRACT §5: recorded runs send their webhooks like any other.
+        for (const run of rows) {
+          await dispatchRunWebhooks(ctx.state.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run);
+        }
         ctx.status = 201;
         ctx.body = { runs: rows.map((r) => ({ id: r.id, status: r.status })) };
       },

@@ -10,6 +10,7 @@ import { LedgerEntrySchema } from './LedgerEntry';
 import { MembershipSchema } from './Membership';
 import { SessionSchema } from './Session';
 import { UserSchema } from './User';
+import { WebhookDeliverySchema, WebhookSubscriptionSchema } from './Webhook';
 import { WorkspaceSchema } from './Workspace';
 
 export * from './Agent';
@@ -24,6 +25,7 @@ export * from './LedgerEntry';
 export * from './Membership';
 export * from './Session';
 export * from './User';
+export * from './Webhook';
 export * from './Workspace';
 
 /** Every entity schema, in one list for the ORM configuration. */
@@ -40,6 +42,8 @@ export const entities = [
   RunSchema,
   RunStepSchema,
   FeedbackSchema,
+  WebhookSubscriptionSchema,
+  WebhookDeliverySchema,
   FolderSchema,
   FileSchema,
 ];

@@ -1,11 +1,15 @@
 import { Migration20261122000000 } from './Migration20261122000000';
 import { Migration20261122010000 } from './Migration20261122010000';
 import { Migration20261122020000 } from './Migration20261122020000';
+import { Migration20261122030000 } from './Migration20261122030000';
 
 /**
  * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
- * jest and compiled output.
+ * jest and compiled output. Append new ones in timestamp order.
  */
-export const migrationsList = [{ name: 'Migration20261122000000', class: Migration20261122000000 },
+export const migrationsList = [
+  { name: 'Migration20261122000000', class: Migration20261122000000 },
   { name: 'Migration20261122010000', class: Migration20261122010000 },
-  { name: 'Migration20261122020000', class: Migration20261122020000 },];
+  { name: 'Migration20261122020000', class: Migration20261122020000 },
+  { name: 'Migration20261122030000', class: Migration20261122030000 },
+];

@@ -3,6 +3,7 @@ import { bundleWorkflowCode, NativeConnection, Runtime, DefaultLogger, type Work
 import type { Config } from '../../api/config';
 import type { Orm } from '../../db/orm';
 import { createWorker } from '../../worker/main';
+import { createTemporal } from '../../api/temporal';
 
 let bundle: Promise<{ code: string }> | undefined;
 let runtimeInstalled = false;
@@ -29,7 +30,8 @@ export async function startWorker(config: Config, orm: Orm): Promise<RunningWork
     runtimeInstalled = true;
   }
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const worker = await createWorker(config, orm, connection, { workflowBundle: await workflowBundle() });
+  const temporal = createTemporal(config.temporal);
+  const worker = await createWorker(config, orm, connection, { workflowBundle: await workflowBundle(), temporal });
   const running = worker.run();
   return {
     worker,
@@ -37,6 +39,7 @@ export async function startWorker(config: Config, orm: Orm): Promise<RunningWork
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running.catch(() => undefined);
       await connection.close();
+      await temporal.close();
     },
   };
 }

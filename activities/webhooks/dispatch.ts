@@ -1,0 +1,83 @@
+import type { Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WebhookDelivery, WebhookSubscription, type WebhookEvent } from '../../db/entities/Webhook';
+import type { PendingAction, RunError, RunStatus } from '../../workflows/messages';
+
+/** Statuses whose arrival is announced (spec §6); queued→running and cancelled never are. */
+export const ANNOUNCED: Partial<Record<RunStatus, WebhookEvent>> = {
+  succeeded: 'run.succeeded',
+  failed: 'run.failed',
+  needs_input: 'run.needs_input',
+  needs_approval: 'run.needs_approval',
+  needs_review: 'run.needs_review',
+};
+
+export interface AnnouncedRun {
+  id: string;
+  workspaceId: string;
+  status: RunStatus;
+  output: unknown;
+  error: RunError | null;
+  pendingAction: PendingAction | null;
+}
+
+export const deliveryWorkflowId = (deliveryId: string, round: number) => `webhook-${deliveryId}-${round}`;
+
+/**
+ * Records one delivery per matching live subscription and starts a delivery workflow for each, off
+ * the run's own path (issue #4: a slow receiver never delays the run). Idempotent: the delivery rows
+ * are unique per (subscription, event) and the workflow ids per (delivery, round), so calling it again
+ * after a crash finishes what the first call began and sends nothing twice.
+ */
+export async function dispatchRunWebhooks(
+  em: EntityManager,
+  client: Client,
+  taskQueue: string,
+  run: AnnouncedRun,
+): Promise<number> {
+  const type = ANNOUNCED[run.status];
+  if (!type) return 0;
+  const eventKey = run.pendingAction?.id ?? 'final';
+  const subscriptions = await em.find(WebhookSubscription, {
+    workspaceId: run.workspaceId,
+    deletedAt: null,
+    status: 'active',
+    events: { $contains: [type] },
+  });
+  if (subscriptions.length === 0) return 0;
+  const conn = em.getConnection();
+  for (const sub of subscriptions) {
+    const delivery = new WebhookDelivery(sub.id, run.workspaceId, run.id, type, eventKey, '');
+    // spec §2.4 body; serialised once so every attempt sends identical bytes.
+    delivery.body = JSON.stringify({
+      id: delivery.id,
+      type,
+      run: { id: run.id, status: run.status, output: run.output ?? null, error: run.error ?? null },
+    });
+    await conn.execute(
+      `insert into webhook_deliveries (id, created_at, updated_at, subscription_id, workspace_id, run_id, type, event_key, body, status)
+       values (?, now(), now(), ?, ?, ?, ?, ?, ?, 'pending')
+       on conflict (subscription_id, run_id, type, event_key) do nothing`,
+      [delivery.id, sub.id, run.workspaceId, run.id, type, eventKey, delivery.body],
+    );
+  }
+  const rows: Array<{ id: string; round: number }> = await conn.execute(
+    `select id, round from webhook_deliveries where run_id = ? and type = ? and event_key = ? and status = 'pending'`,
+    [run.id, type, eventKey],
+  );
+  await Promise.all(
+    rows.map((row) =>
+      client.workflow
+        .start('webhookDeliveryWorkflow', {
+          workflowId: deliveryWorkflowId(row.id, row.round),
+          taskQueue,
+          args: [{ deliveryId: row.id }],
+        })
+        .catch((err) => {
+          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        }),
+    ),
+  );
+  return rows.length;
+}

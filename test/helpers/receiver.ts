@@ -1,0 +1,47 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  at: number;
+  headers: http.IncomingHttpHeaders;
+  raw: Buffer;
+}
+
+/**
+ * A webhook receiver on 127.0.0.1 that records every request's raw bytes and answers with what
+ * `respond` decides for the n-th request (0-based).
+ */
+export async function startReceiver(
+  respond: (n: number, req: http.IncomingMessage, res: http.ServerResponse) => void = (_n, _req, res) => res.end('ok'),
+): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+  const received: Received[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const n = received.length;
+      received.push({ at: Date.now(), headers: req.headers, raw: Buffer.concat(chunks) });
+      respond(n, req, res);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until `predicate` holds, polling every 50 ms; throws after `timeoutMs`. */
+export async function until(predicate: () => boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}

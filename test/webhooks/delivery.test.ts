@@ -1,0 +1,221 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Harness } from '../helpers/harness';
+import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
+import { startReceiver, sleep, until } from '../helpers/receiver';
+import { createAgent, createRun, waitForStatus } from '../helpers/runs';
+import { startRunStack } from '../helpers/worker';
+
+// spec §6 delivery rules and CONTRACT §6, with real receivers on 127.0.0.1.
+describe('webhook deliveries', () => {
+  let h: Harness;
+  let stop: () => Promise<void>;
+  let auth: Record<string, string>;
+  let echo: { id: string };
+  const secret = 'whsec-0123456789abcdef';
+
+  beforeAll(async () => {
+    ({ h, stop } = await startRunStack({ allowPrivateWebhooks: true }));
+  }, 120_000);
+  afterAll(() => stop?.());
+
+  // each test gets a workspace of its own, so only its own subscriptions receive its runs
+  beforeEach(async () => {
+    const owner = await signUp(h);
+    await setPlan(h, owner.workspaceId, 'scale');
+    auth = bearer(await createKey(h, owner, ['webhooks:manage', 'runs:read', 'runs:write', 'agents:write', 'runner:run']));
+    echo = await createAgent(h, auth, { presetId: 'general-assistant' });
+  });
+
+  const subscribe = async (url: string, events: string[]) => {
+    const res = await h.request('/v1/webhooks', { method: 'POST', headers: auth, json: { url, events, secret } });
+    expect(res.status).toBe(201);
+    return (await res.json()) as { id: string };
+  };
+  const deliveries = async (subId: string) =>
+    (await (await h.request(`/v1/webhooks/${subId}/deliveries`, { headers: auth })).json()).deliveries;
+
+  it('signs the exact body bytes; sends only subscribed kinds; nothing for queued→running', async () => {
+    const all = await startReceiver();
+    const onlyFailed = await startReceiver();
+    try {
+      await subscribe(all.url, ['run.succeeded', 'run.failed', 'run.needs_input', 'run.needs_approval', 'run.needs_review']);
+      await subscribe(onlyFailed.url, ['run.failed']);
+      const scripted = await createAgent(h, auth, { presetId: 'scripted' });
+      const run = await createRun(h, auth, { agentId: scripted.id, input: { script: [{ ask: 'q?' }, { final: { ok: true } }] } });
+      await waitForStatus(h, auth, run.id, 'needs_input');
+      await until(() => all.received.length === 1, 20_000, 'needs_input delivery');
+      await h.request(`/v1/runs/${run.id}/input`, { method: 'POST', headers: auth, json: { answer: 'a' } });
+      await waitForStatus(h, auth, run.id, 'succeeded');
+      await until(() => all.received.length === 2, 20_000, 'succeeded delivery');
+      await sleep(1500);
+      expect(all.received).toHaveLength(2);
+      expect(onlyFailed.received).toHaveLength(0);
+
+      const bodies = all.received.map((r) => JSON.parse(r.raw.toString('utf8')));
+      expect(bodies.map((b) => b.type)).toEqual(['run.needs_input', 'run.succeeded']);
+      expect(bodies[1]).toEqual({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        type: 'run.succeeded',
+        run: { id: run.id, status: 'succeeded', output: { ok: true }, error: null },
+      });
+      expect(bodies[0].id).not.toBe(bodies[1].id);
+      for (const r of all.received) {
+        // an independent verification over the raw bytes, as spec §6 "Receiver verification" says
+        const header = String(r.headers['x-svc-signature']);
+        const t = /(?:^|,)t=(\d+)/.exec(header)![1];
+        const v1 = /(?:^|,)v1=([0-9a-f]+)/.exec(header)![1];
+        const expected = createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${t}.`), r.raw])).digest();
+        expect(timingSafeEqual(Buffer.from(v1, 'hex'), expected)).toBe(true);
+        expect(Math.abs(Number(t) - r.at / 1000)).toBeLessThan(300);
+        expect(r.headers['content-type']).toBe('application/json');
+      }
+    } finally {
+      await all.close();
+      await onlyFailed.close();
+    }
+  });
+
+  it('retries a failing receiver: fail, fail, succeed = exactly 3 attempts about 1 s and 2 s apart, same bytes', async () => {
+    const rx = await startReceiver((n, _req, res) => {
+      res.statusCode = n < 2 ? 500 : 204;
+      res.end();
+    });
+    try {
+      const sub = await subscribe(rx.url, ['run.succeeded']);
+      const run = await createRun(h, auth, { agentId: echo.id, input: {} });
+      await until(() => rx.received.length === 3, 30_000, '3 attempts');
+      await sleep(3000);
+      expect(rx.received).toHaveLength(3);
+      const [a, b, c] = rx.received;
+      expect(b.raw.equals(a.raw) && c.raw.equals(a.raw)).toBe(true);
+      expect((b.at - a.at) / 1000).toBeGreaterThan(0.8);
+      expect((b.at - a.at) / 1000).toBeLessThan(2.5);
+      expect((c.at - b.at) / 1000).toBeGreaterThan(1.6);
+      expect((c.at - b.at) / 1000).toBeLessThan(4.5);
+      const [log] = await deliveries(sub.id);
+      expect(log).toMatchObject({ type: 'run.succeeded', runId: run.id, status: 'succeeded' });
+      expect(log.attempts.map((x: { statusCode: number }) => x.statusCode)).toEqual([500, 500, 204]);
+      expect(JSON.parse(a.raw.toString()).id).toBe(log.id);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('gives up after 3 attempts, logs the failure, and redelivers a failed delivery with the same id', async () => {
+    const rx = await startReceiver((_n, _req, res) => {
+      res.statusCode = 503;
+      res.end();
+    });
+    try {
+      const sub = await subscribe(rx.url, ['run.succeeded']);
+      await createRun(h, auth, { agentId: echo.id, input: {} });
+      await until(() => rx.received.length === 3, 30_000, '3 attempts');
+      let log: { id: string; status: string; attempts: unknown[] } = { id: '', status: '', attempts: [] };
+      for (let i = 0; i < 50 && log.status !== 'failed'; i++) {
+        [log] = await deliveries(sub.id);
+        await sleep(100);
+      }
+      expect(log.status).toBe('failed');
+      expect(log.attempts).toHaveLength(3);
+      await sleep(3000);
+      expect(rx.received).toHaveLength(3);
+
+      const again = await h.request(`/v1/webhooks/${sub.id}/deliveries/${log.id}/redeliver`, { method: 'POST', headers: auth });
+      expect(again.status).toBe(202);
+      const twice = await h.request(`/v1/webhooks/${sub.id}/deliveries/${log.id}/redeliver`, { method: 'POST', headers: auth });
+      expect(twice.status).toBe(409);
+      await until(() => rx.received.length === 6, 30_000, '3 more attempts');
+      expect(rx.received.every((r) => r.raw.equals(rx.received[0].raw))).toBe(true);
+      for (let i = 0; i < 50; i++) {
+        [log] = await deliveries(sub.id);
+        if (log.status === 'failed') break;
+        await sleep(100);
+      }
+      expect(log.attempts).toHaveLength(6);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('never follows a redirect: a 302 is a failed attempt and its target receives nothing', async () => {
+    const target = await startReceiver();
+    const rx = await startReceiver((_n, _req, res) => {
+      res.writeHead(302, { Location: target.url });
+      res.end();
+    });
+    try {
+      await subscribe(rx.url, ['run.succeeded']);
+      await createRun(h, auth, { agentId: echo.id, input: {} });
+      await until(() => rx.received.length === 3, 30_000, '3 attempts');
+      await sleep(1000);
+      expect(target.received).toHaveLength(0);
+    } finally {
+      await rx.close();
+      await target.close();
+    }
+  });
+
+  it('stops retrying when the subscription is deleted mid-retry', async () => {
+    const rx = await startReceiver((_n, _req, res) => {
+      res.statusCode = 500;
+      res.end();
+    });
+    try {
+      const sub = await subscribe(rx.url, ['run.succeeded']);
+      await createRun(h, auth, { agentId: echo.id, input: {} });
+      await until(() => rx.received.length === 1, 20_000, 'first attempt');
+      expect((await h.request(`/v1/webhooks/${sub.id}`, { method: 'DELETE', headers: auth })).status).toBe(204);
+      await sleep(5000);
+      expect(rx.received).toHaveLength(1);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('never delays the run: the run finishes while a receiver still hangs on its first attempt', async () => {
+    let answered = false;
+    const rx = await startReceiver((_n, _req, res) => {
+      setTimeout(() => {
+        answered = true;
+        res.end();
+      }, 6000).unref();
+    });
+    try {
+      await subscribe(rx.url, ['run.needs_input', 'run.succeeded']);
+      const scripted = await createAgent(h, auth, { presetId: 'scripted' });
+      const run = await createRun(h, auth, { agentId: scripted.id, input: { script: [{ ask: 'q' }] } });
+      await waitForStatus(h, auth, run.id, 'needs_input');
+      await until(() => rx.received.length === 1, 20_000, 'first delivery');
+      await h.request(`/v1/runs/${run.id}/input`, { method: 'POST', headers: auth, json: { answer: 1 } });
+      await waitForStatus(h, auth, run.id, 'succeeded');
+      expect(answered).toBe(false);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('announces runs recorded by a local runner like any other', async () => {
+    const rx = await startReceiver();
+    try {
+      await subscribe(rx.url, ['run.failed']);
+      const res = await h.request('/v1/local-runs', {
+        method: 'POST',
+        headers: auth,
+        json: {
+          agentId: echo.id,
+          runs: [
+            { status: 'succeeded', output: { a: 1 }, startedAt: '2026-11-01T10:00:00Z', completedAt: '2026-11-01T10:00:01Z' },
+            { status: 'failed', error: { code: 'agent.tool_error', message: 'x' }, startedAt: '2026-11-01T10:00:00Z', completedAt: '2026-11-01T10:00:01Z' },
+          ],
+        },
+      });
+      expect(res.status).toBe(201);
+      const { runs } = await res.json();
+      await until(() => rx.received.length === 1, 20_000, 'local run delivery');
+      const body = JSON.parse(rx.received[0].raw.toString());
+      expect(body).toMatchObject({ type: 'run.failed', run: { id: runs[1].id, status: 'failed', error: { code: 'agent.tool_error' } } });
+    } finally {
+      await rx.close();
+    }
+  });
+});

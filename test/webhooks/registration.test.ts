@@ -1,0 +1,100 @@
+import { startApi, type Harness } from '../helpers/harness';
+import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
+
+// spec §2.3, §4.2, CONTRACT §6 subscriptions, with the public-address guard ON.
+describe('webhook subscriptions', () => {
+  let h: Harness;
+  let auth: Record<string, string>;
+  beforeAll(async () => {
+    h = await startApi({ allowPrivateWebhooks: false });
+    const owner = await signUp(h);
+    await setPlan(h, owner.workspaceId, 'scale');
+    auth = bearer(await createKey(h, owner, ['webhooks:manage']));
+  });
+  afterAll(() => h.close());
+
+  const create = (json: unknown, headers = auth) => h.request('/v1/webhooks', { method: 'POST', headers, json });
+  const secret = 'a-very-secret-value-123';
+
+  it('creates, lists and deletes with exactly the contract keys, never the secret', async () => {
+    const res = await create({ url: 'https://8.8.8.8/hook', events: ['run.succeeded', 'run.failed', 'run.succeeded'], secret });
+    expect(res.status).toBe(201);
+    const sub = await res.json();
+    expect(Object.keys(sub).sort()).toEqual(['createdAt', 'events', 'id', 'status', 'updatedAt', 'url']);
+    expect(sub).toMatchObject({ url: 'https://8.8.8.8/hook', events: ['run.succeeded', 'run.failed'], status: 'active' });
+    const list = await (await h.request('/v1/webhooks', { headers: auth })).json();
+    expect(list.webhooks).toEqual([sub]);
+    expect(JSON.stringify(list)).not.toContain(secret);
+    expect(h.logs.join('\n')).not.toContain(secret);
+    expect((await h.request(`/v1/webhooks/${sub.id}`, { method: 'DELETE', headers: auth })).status).toBe(204);
+    expect((await h.request(`/v1/webhooks/${sub.id}`, { method: 'DELETE', headers: auth })).status).toBe(404);
+    expect((await (await h.request('/v1/webhooks', { headers: auth })).json()).webhooks).toEqual([]);
+  });
+
+  it('validates events and the secret length', async () => {
+    for (const body of [
+      { url: 'https://8.8.8.8/', events: [], secret },
+      { url: 'https://8.8.8.8/', events: ['run.running'], secret },
+      { url: 'https://8.8.8.8/', events: ['run.cancelled'], secret },
+      { url: 'https://8.8.8.8/', events: ['run.succeeded'], secret: 'x'.repeat(15) },
+      { url: 'https://8.8.8.8/', events: ['run.succeeded'], secret: 'x'.repeat(257) },
+      { url: 'https://8.8.8.8/', events: ['run.succeeded'] },
+    ]) {
+      const res = await create(body);
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.code).toBe('validation_error');
+    }
+    expect((await create({ url: 'https://8.8.8.8/', events: ['run.succeeded'], secret: 'x'.repeat(16) })).status).toBe(201);
+    expect((await create({ url: 'https://8.8.8.8/', events: ['run.succeeded'], secret: 'x'.repeat(256) })).status).toBe(201);
+  });
+
+  it('needs webhooks:manage', async () => {
+    const owner = await signUp(h);
+    const other = bearer(await createKey(h, owner, ['runs:read']));
+    expect((await create({ url: 'https://8.8.8.8/', events: ['run.failed'], secret }, other)).status).toBe(403);
+    expect((await h.request('/v1/webhooks', { headers: other })).status).toBe(403);
+  });
+
+  // Every trick of issue #4: numeric forms, embedded IPv4 in IPv6, special ranges, names, userinfo.
+  const hostile = [
+    'http://127.0.0.1/', 'http://127.1/', 'http://2130706433/', 'http://0177.0.0.1/', 'http://0177.1/',
+    'http://0x7f.0.0.1/', 'http://0x7f000001/', 'http://0.0.0.0/', 'http://0/', 'http://[::]/', 'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/', 'http://[::127.0.0.1]/', 'http://[64:ff9b::7f00:1]/',
+    'http://[64:ff9b::a00:1]/', 'http://[2002:7f00:1::]/', 'http://[2002:c0a8:101::]/', 'http://[fe80::1]/',
+    'http://[fc00::1]/', 'http://[fd12:3456::1]/', 'http://[ff02::1]/', 'http://10.0.0.1/', 'http://172.16.0.1/',
+    'http://192.168.1.1/', 'http://169.254.169.254/latest/meta-data/', 'http://100.64.0.1/', 'http://224.0.0.1/',
+    'http://255.255.255.255/', 'http://192.0.2.1/', 'http://198.51.100.1/', 'http://203.0.113.1/', 'http://198.18.0.1/',
+    'http://240.0.0.1/', 'http://localhost/', 'http://LOCALHOST:8080/', 'http://foo.localhost/', 'http://localhost./',
+    'http://127.0.0.1./', 'http://user:pass@127.0.0.1/', 'http://example.com@127.0.0.1/', 'http://printer.local/',
+    'http://db.internal/', 'ftp://8.8.8.8/', 'file:///etc/passwd', 'javascript:alert(1)', 'gopher://8.8.8.8/',
+    'not a url', 'https://no-such-host.invalid/',
+  ];
+  it.each(hostile)('rejects %s with 400 webhook.url_not_public', async (url) => {
+    const res = await create({ url, events: ['run.succeeded'], secret });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe('webhook.url_not_public');
+  });
+
+  it('has nothing stored after all those rejections', async () => {
+    const owner = await signUp(h);
+    const fresh = bearer(await createKey(h, owner, ['webhooks:manage']));
+    expect((await create({ url: 'http://127.0.0.1/', events: ['run.succeeded'], secret }, fresh)).status).toBe(400);
+    expect((await (await h.request('/v1/webhooks', { headers: fresh })).json()).webhooks).toEqual([]);
+  });
+
+  it('accepts private targets only when SVC_ALLOW_PRIVATE_WEBHOOKS is set', async () => {
+    const dev = await startApi({ allowPrivateWebhooks: true });
+    try {
+      const res = await dev.request('/v1/webhooks', {
+        method: 'POST',
+        headers: auth,
+        json: { url: 'http://127.0.0.1:9/hook', events: ['run.succeeded'], secret },
+      });
+      expect(res.status).toBe(201);
+      const ftp = await dev.request('/v1/webhooks', { method: 'POST', headers: auth, json: { url: 'ftp://127.0.0.1/', events: ['run.failed'], secret } });
+      expect(ftp.status).toBe(400);
+    } finally {
+      await dev.close();
+    }
+  });
+});
