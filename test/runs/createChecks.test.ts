@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { runAdmin } from '../../scripts/admin';
-import type { Harness } from '../helpers/harness';
+import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack, type RunningWorker } from '../helpers/worker';
@@ -132,5 +132,36 @@ describe('run creation checks', () => {
     expect((await h.request('/v1/runs', { method: 'POST', headers: auth, json: { agentId: agent.id } })).status).toBe(201);
     await runAdmin(h.orm, ['user:verify', owner.email]);
     expect((await h.request('/v1/runs', { method: 'POST', headers: session, json: { agentId: agent.id } })).status).toBe(201);
+  });
+
+  it('marks the run failed and answers 503 when its workflow cannot be started, never leaving it queued', async () => {
+    const { auth, agent } = await setup();
+    const down = await startApi({ ...h.config, temporal: { ...h.config.temporal, address: '127.0.0.1:9' } });
+    try {
+      const res = await down.request('/v1/runs', { method: 'POST', headers: auth, json: { agentId: agent.id } });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).not.toBeNull();
+      expect((await res.json()).error.code).toBe('unavailable');
+    } finally {
+      await down.close();
+    }
+    const { runs } = await (await h.request('/v1/runs', { headers: auth })).json();
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ status: 'failed', error: { code: 'unavailable' } });
+  });
+
+  it('reports usage by day and by agent, and the balance after charges', async () => {
+    const { auth, agent } = await setup();
+    for (let i = 0; i < 2; i++) await waitForStatus(h, auth, (await createRun(h, auth, { agentId: agent.id, input: { i } })).id, 'succeeded');
+    const today = new Date().toISOString().slice(0, 10);
+    const usage = await (await h.request(`/v1/usage?from=${today}&to=${today}`, { headers: auth })).json();
+    expect(usage).toMatchObject({ from: today, to: today, runs: 2, costUsd: 0.002 });
+    expect(usage.inputTokens).toBeGreaterThan(0);
+    expect(usage.byDay).toEqual([expect.objectContaining({ date: today, runs: 2 })]);
+    expect(usage.byAgent).toEqual([expect.objectContaining({ agentId: agent.id, runs: 2, costUsd: 0.002 })]);
+    const balance = await (await h.request('/v1/usage/balance', { headers: auth })).json();
+    expect(balance.balanceUsd).toBe(h.config.trialCreditsUsd - 0.002);
+    expect((await h.request(`/v1/usage?from=${today}&to=2000-01-01`, { headers: auth })).status).toBe(400);
+    expect((await h.request('/v1/usage?from=yesterday&to=today', { headers: auth })).status).toBe(400);
   });
 });

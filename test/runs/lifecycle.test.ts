@@ -193,4 +193,19 @@ describe('run lifecycle', () => {
     expect(await res.json()).toMatchObject({ runId: run.id, rating: 4, correctedOutput: { better: true }, comment: null });
     expect((await post(`/v1/runs/${run.id}/feedback`, { rating: 6 })).status).toBe(400);
   });
+
+  it('waits in needs_approval before a tool call when the agent says so, and runs the tool once approved', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted', settings: { approval: 'before_tools' } });
+    const args = { url: 'http://127.0.0.1:9/unreachable' };
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ tool: 'http_request', args }, { final: 'done' }] } });
+    const waiting = await waitForStatus(h, auth, run.id, 'needs_approval');
+    expect(waiting.pendingAction).toMatchObject({ type: 'approval', tool: 'http_request', args });
+    expect((await post(`/v1/runs/${run.id}/approve`, { approved: true, actionId: waiting.pendingAction.id })).status).toBe(202);
+    const done = await waitForStatus(h, auth, run.id, 'succeeded');
+    expect(done.output).toBe('done');
+    const { steps } = await (await h.request(`/v1/runs/${run.id}/steps`, { headers: auth })).json();
+    expect(steps.map((s: { type: string }) => s.type)).toEqual(['model', 'approval', 'tool', 'model']);
+    // the guard refused the private URL (SVC_ALLOW_PRIVATE_WEBHOOKS is off here); the model got the error as the result
+    expect(steps[2].detail.error).toMatch(/not public|loopback/i);
+  });
 });

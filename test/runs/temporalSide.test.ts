@@ -19,11 +19,26 @@ describe('runs on the Temporal side', () => {
 
   beforeAll(async () => {
     // an OpenAI-compatible endpoint that accepts the call and never answers
-    modelServer = http.createServer((req) => {
-      const seen = { closed: false };
-      requests.push(seen);
-      req.resume();
-      req.socket.on('close', () => (seen.closed = true));
+    // an OpenAI-compatible endpoint: it answers a run whose input says "answer-me" and hangs on any other
+    modelServer = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString();
+        if (body.includes('answer-me')) {
+          res.setHeader('content-type', 'application/json');
+          res.end(
+            JSON.stringify({
+              choices: [{ message: { role: 'assistant', content: '{"answer":42}' }, finish_reason: 'stop' }],
+              usage: { prompt_tokens: 1000, completion_tokens: 500 },
+            }),
+          );
+          return;
+        }
+        const seen = { closed: false };
+        requests.push(seen);
+        req.socket.on('close', () => (seen.closed = true));
+      });
     });
     await new Promise<void>((r) => modelServer.listen(0, '127.0.0.1', r));
     const base = await startApi();
@@ -35,6 +50,8 @@ describe('runs on the Temporal side', () => {
         baseUrl: `http://127.0.0.1:${(modelServer.address() as AddressInfo).port}/v1`,
         apiKey: 'sk-test',
         models: ['slow'],
+        inputPerMTokUsd: 2,
+        outputPerMTokUsd: 10,
       },
     };
     await base.close();
@@ -90,5 +107,14 @@ describe('runs on the Temporal side', () => {
       if (found.length === 0) await new Promise((r) => setTimeout(r, 200));
     }
     expect(found).toEqual([`run-${run.id}`]);
+  });
+
+  it('runs an agent on an OpenAI-compatible model, charging its token prices', async () => {
+    const agent = await createAgent(h, auth, { name: 'real', modelId: 'openai/slow' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { q: 'answer-me' } });
+    const done = await waitForStatus(h, auth, run.id, 'succeeded');
+    expect(done.output).toEqual({ answer: 42 });
+    // 1000 input tokens at 2 USD/M + 500 output tokens at 10 USD/M
+    expect(done.usage).toEqual({ inputTokens: 1000, outputTokens: 500, costUsd: 0.007 });
   });
 });
