@@ -12,13 +12,13 @@ async function main(): Promise<void> {
   const orm = await initOrm(config.databaseUrl, config.dbPoolMax);
   const temporal = createTemporal(config.temporal);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger });
-  const { app } = createApp({ config, orm, logger, temporal, mailer });
+  const { app, close: closeApp } = createApp({ config, orm, logger, temporal, mailer });
   const server = app.listen(config.port, config.host, () => logger.info({ port: config.port }, 'api listening'));
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'api shutting down');
     server.close(() => {
-      Promise.allSettled([orm.close(), temporal.close()]).finally(() => process.exit(0));
+      Promise.allSettled([closeApp(), orm.close(), temporal.close()]).finally(() => process.exit(0));
     });
     setTimeout(() => process.exit(0), 10_000).unref();
   };

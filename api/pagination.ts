@@ -1,4 +1,7 @@
+import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
+import { errors } from './errors';
 
 /** CONTRACT conventions: `?limit=` 1..100 (default 20) and an opaque `?cursor=`. */
 export const pageQuery = z.object({
@@ -16,8 +19,8 @@ export function encodeCursor(row: Cursor): string {
   return Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
 }
 
-/** Decodes a cursor; a malformed one is the caller's error, reported by `onInvalid`. */
-export function decodeCursor(cursor: string | undefined, onInvalid: () => Error): Cursor | undefined {
+/** Decodes a cursor; a malformed one is the caller's 400 `validation_error`. */
+export function decodeCursor(cursor: string | undefined): Cursor | undefined {
   if (!cursor) return undefined;
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
@@ -25,20 +28,33 @@ export function decodeCursor(cursor: string | undefined, onInvalid: () => Error)
     if (typeof id !== 'string' || Number.isNaN(createdAt.getTime())) throw new Error('bad cursor');
     return { createdAt, id };
   } catch {
-    throw onInvalid();
+    throw errors.validation([{ path: 'cursor', message: 'Invalid cursor' }]);
   }
 }
 
 /** The ORM filter for rows strictly after the cursor in (createdAt desc, id desc) order. */
-export function afterCursor(cursor: Cursor | undefined): Record<string, unknown> {
+function afterCursor(cursor: Cursor | undefined): Record<string, unknown> {
   if (!cursor) return {};
   return {
     $or: [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { $lt: cursor.id } }],
   };
 }
 
-/** Splits a `limit + 1` fetch into the page and the cursor of the next one. */
-export function page<T extends Cursor>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
-  const items = rows.slice(0, limit);
-  return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
+/**
+ * One page of a list, newest first, by keyset: fetches `limit + 1` rows after the cursor so the
+ * next cursor is known without a count. Every list route of the API goes through here.
+ */
+export async function findPage<T extends Cursor>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  where: Record<string, unknown>,
+  query: { limit: number; cursor?: string },
+): Promise<{ items: T[]; nextCursor: string | null }> {
+  const filter = { ...where, ...afterCursor(decodeCursor(query.cursor)) } as FilterQuery<T>;
+  const rows = (await em.find(entity, filter, {
+    orderBy: { createdAt: 'desc', id: 'desc' } as never,
+    limit: query.limit + 1,
+  })) as T[];
+  const items = rows.slice(0, query.limit);
+  return { items, nextCursor: rows.length > query.limit ? encodeCursor(items[items.length - 1]) : null };
 }

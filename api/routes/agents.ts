@@ -8,7 +8,7 @@ import { roleAllows } from '../auth/scopes';
 import { DEFAULT_PRESET, findPreset } from '../catalog/presets';
 import type { Identity } from '../context';
 import { errors, type ValidationIssue } from '../errors';
-import { afterCursor, decodeCursor, page, pageQuery } from '../pagination';
+import { findPage, pageQuery } from '../pagination';
 import { agentListOut, agentOut, createAgentBody, definitionOut, updateAgentBody, versionOut } from '../schemas/agents';
 import { idParams } from '../schemas/common';
 import { defineRoute, type RouteDef } from './route';
@@ -89,13 +89,12 @@ export function agentRoutes(deps: { models: ModelRegistry; tools: ToolRegistry }
       responses: { 200: { description: 'Agents', schema: agentListOut } },
       async handler(ctx, { query }) {
         const em = ctx.state.em;
-        const cursor = decodeCursor(query.cursor, () => errors.validation([{ path: 'cursor', message: 'Invalid cursor' }]));
-        const rows = await em.find(
+        const { items, nextCursor } = await findPage(
+          em,
           Agent,
-          { workspace: ctx.state.identity!.workspaceId, deletedAt: null, ...afterCursor(cursor) },
-          { orderBy: { createdAt: 'desc', id: 'desc' }, limit: query.limit + 1 },
+          { workspace: ctx.state.identity!.workspaceId, deletedAt: null },
+          query,
         );
-        const { items, nextCursor } = page(rows, query.limit);
         const versions = items.length
           ? await em.find(AgentVersion, { $or: items.map((a) => ({ agent: a.id, version: a.currentVersion })) })
           : [];

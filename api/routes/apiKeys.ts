@@ -6,7 +6,7 @@ import { newApiKeyPlaintext, sha256Hex } from '../auth/secrets';
 import type { Identity } from '../context';
 import { errors } from '../errors';
 import { microsToUsd, usdToMicros } from '../money';
-import { afterCursor, decodeCursor, page, pageQuery } from '../pagination';
+import { findPage, pageQuery } from '../pagination';
 import { createApiKeyBody, apiKeyListOut, apiKeyOut, createdApiKeyOut, spendCapBody } from '../schemas/apiKeys';
 import { idParams } from '../schemas/common';
 import { defineRoute, type RouteDef } from './route';
@@ -85,13 +85,12 @@ export function apiKeyRoutes(): RouteDef[] {
       responses: { 200: { description: 'Keys, newest first', schema: apiKeyListOut } },
       async handler(ctx, { query }) {
         const em = ctx.state.em;
-        const cursor = decodeCursor(query.cursor, () => errors.validation([{ path: 'cursor', message: 'Invalid cursor' }]));
-        const rows = await em.find(
+        const { items, nextCursor } = await findPage(
+          em,
           ApiKey,
-          { workspace: ctx.state.identity!.workspaceId, revokedAt: null, ...afterCursor(cursor) },
-          { orderBy: { createdAt: 'desc', id: 'desc' }, limit: query.limit + 1 },
+          { workspace: ctx.state.identity!.workspaceId, revokedAt: null },
+          query,
         );
-        const { items, nextCursor } = page(rows, query.limit);
         const spent = await spentThisMonthMicros(em, items.map((k) => k.id));
         ctx.body = { apiKeys: items.map((k) => serialize(k, spent.get(k.id) ?? 0)), nextCursor };
       },

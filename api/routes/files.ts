@@ -6,7 +6,7 @@ import { Folder } from '../../db/entities/Folder';
 import { Workspace } from '../../db/entities/Workspace';
 import type { Config } from '../config';
 import { errors } from '../errors';
-import { afterCursor, decodeCursor, page } from '../pagination';
+import { findPage } from '../pagination';
 import { idParams } from '../schemas/common';
 import {
   fileListOut,
@@ -46,7 +46,6 @@ async function findFile(em: EntityManager, workspaceId: string, id: string): Pro
 }
 
 const uploadFolderField = z.uuid().optional();
-const badCursor = () => errors.validation([{ path: 'cursor', message: 'Invalid cursor' }]);
 
 /** CONTRACT §7: the file library: upload, list, read, download, rename/move and delete files; folders. */
 export function fileRoutes(deps: { config: Config; storage: Storage }): RouteDef[] {
@@ -109,14 +108,9 @@ export function fileRoutes(deps: { config: Config; storage: Storage }): RouteDef
       async handler(ctx, { query }) {
         const em = ctx.state.em;
         const workspaceId = ctx.state.identity!.workspaceId;
-        const cursor = decodeCursor(query.cursor, badCursor);
         const folder = await folderFilter(em, workspaceId, query.folderId, 'folderId');
-        const rows = await em.find(
-          File,
-          { workspace: workspaceId, ...(folder === undefined ? {} : { folder }), ...afterCursor(cursor) },
-          { orderBy: { createdAt: 'desc', id: 'desc' }, limit: query.limit + 1 },
-        );
-        const { items, nextCursor } = page(rows, query.limit);
+        const where = { workspace: workspaceId, ...(folder === undefined ? {} : { folder }) };
+        const { items, nextCursor } = await findPage(em, File, where, query);
         ctx.body = { files: items.map(serializeFile), nextCursor };
       },
     }),

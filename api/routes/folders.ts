@@ -5,7 +5,7 @@ import { File } from '../../db/entities/File';
 import { Folder } from '../../db/entities/Folder';
 import { Workspace } from '../../db/entities/Workspace';
 import { errors } from '../errors';
-import { afterCursor, decodeCursor, page } from '../pagination';
+import { findPage } from '../pagination';
 import { idParams } from '../schemas/common';
 import { createFolderBody, folderListOut, folderOut, listFoldersQuery, patchFolderBody, serializeFolder } from '../schemas/files';
 import { defineRoute, type RouteDef } from './route';
@@ -14,7 +14,6 @@ type In<T extends z.ZodType> = z.infer<T>;
 type IdParams = In<typeof idParams>;
 const read = { auth: 'any', scope: 'files:read' } as const;
 const write = { auth: 'any', scope: 'files:write' } as const;
-const badCursor = () => errors.validation([{ path: 'cursor', message: 'Invalid cursor' }]);
 
 export async function findFolder(em: EntityManager, workspaceId: string, id: string): Promise<Folder> {
   const folder = await em.findOne(Folder, { id, workspace: workspaceId });
@@ -92,14 +91,9 @@ export function folderRoutes(): RouteDef[] {
       async handler(ctx, { query }) {
         const em = ctx.state.em;
         const workspaceId = ctx.state.identity!.workspaceId;
-        const cursor = decodeCursor(query.cursor, badCursor);
         const parent = await folderFilter(em, workspaceId, query.parentId, 'parentId');
-        const rows = await em.find(
-          Folder,
-          { workspace: workspaceId, ...(parent === undefined ? {} : { parent }), ...afterCursor(cursor) },
-          { orderBy: { createdAt: 'desc', id: 'desc' }, limit: query.limit + 1 },
-        );
-        const { items, nextCursor } = page(rows, query.limit);
+        const where = { workspace: workspaceId, ...(parent === undefined ? {} : { parent }) };
+        const { items, nextCursor } = await findPage(em, Folder, where, query);
         ctx.body = { folders: items.map(serializeFolder), nextCursor };
       },
     }),

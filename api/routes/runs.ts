@@ -10,7 +10,7 @@ import { checkRunAllowed } from '../billing';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { errors } from '../errors';
-import { afterCursor, decodeCursor, page } from '../pagination';
+import { findPage } from '../pagination';
 import { requestHash, startRunWorkflow } from '../runStarter';
 import { idParams } from '../schemas/common';
 import { createRunBody, listRunsQuery, runListOut, runOut, serializeRun, serializeStep, stepOut } from '../schemas/runs';
@@ -120,12 +120,10 @@ export function runRoutes(deps: Deps): RouteDef[] {
       query: listRunsQuery,
       responses: { 200: { description: 'Runs', schema: runListOut } },
       async handler(ctx, { query }) {
-        const cursor = decodeCursor(query.cursor, () => errors.validation([{ path: 'cursor', message: 'Invalid cursor' }]));
-        const where: Record<string, unknown> = { workspaceId: ctx.state.identity!.workspaceId, ...afterCursor(cursor) };
+        const where: Record<string, unknown> = { workspaceId: ctx.state.identity!.workspaceId };
         if (query.status) where.status = query.status;
         if (query.agentId) where.agentId = query.agentId;
-        const rows = await ctx.state.em.find(Run, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: query.limit + 1 });
-        const { items, nextCursor } = page(rows, query.limit);
+        const { items, nextCursor } = await findPage(ctx.state.em, Run, where, query);
         ctx.body = { runs: items.map(serializeRun), nextCursor };
       },
     }),

@@ -5,7 +5,7 @@ import { NotPublicAddressError, resolvePublicUrl } from '../../activities/net/pu
 import { WebhookDelivery, WebhookSubscription } from '../../db/entities/Webhook';
 import type { Config } from '../config';
 import { ApiError, errors } from '../errors';
-import { afterCursor, decodeCursor, page, pageQuery } from '../pagination';
+import { findPage, pageQuery } from '../pagination';
 import { idParams } from '../schemas/common';
 import {
   createWebhookBody,
@@ -102,13 +102,7 @@ export function webhookRoutes(deps: { config: Config; temporal: Temporal }): Rou
       async handler(ctx, { params, query }) {
         const em = ctx.state.em;
         const sub = await findSubscription(em, ctx.state.identity!.workspaceId, params.id);
-        const cursor = decodeCursor(query.cursor, () => errors.validation([{ path: 'cursor', message: 'Invalid cursor' }]));
-        const rows = await em.find(
-          WebhookDelivery,
-          { subscriptionId: sub.id, ...afterCursor(cursor) },
-          { orderBy: { createdAt: 'desc', id: 'desc' }, limit: query.limit + 1 },
-        );
-        const { items, nextCursor } = page(rows, query.limit);
+        const { items, nextCursor } = await findPage(em, WebhookDelivery, { subscriptionId: sub.id }, query);
         ctx.body = { deliveries: items.map(serializeDelivery), nextCursor };
       },
     }),

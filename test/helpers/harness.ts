@@ -40,7 +40,7 @@ export async function startApi(overrides: Partial<Config> = {}, extra: Partial<A
   const orm = extra.orm ?? (await initOrm(config.databaseUrl, 5));
   const temporal = extra.temporal ?? createTemporal(config.temporal);
   const mailer = extra.mailer ?? createMailer({ from: config.mailFrom, logger });
-  const { app, routes, router } = createApp({ config, orm, logger, temporal, mailer, ...extra });
+  const { app, routes, router, close: closeApp } = createApp({ config, orm, logger, temporal, mailer, ...extra });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -61,6 +61,7 @@ export async function startApi(overrides: Partial<Config> = {}, extra: Partial<A
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeApp();
       if (!extra.orm) await orm.close(true);
       if (!extra.temporal) await temporal.close().catch(() => undefined);
     },
