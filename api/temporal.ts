@@ -5,6 +5,11 @@ export interface Temporal {
   client: Client;
   /** Resolves when the Temporal frontend answers within `timeoutMs`; rejects otherwise. */
   ping(timeoutMs?: number): Promise<void>;
+  /**
+   * Runs Temporal calls with a deadline, so a request fails fast (503 `unavailable`) instead of
+   * waiting out the client's own retries when Temporal is down.
+   */
+  call<T>(fn: () => Promise<T>, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -22,6 +27,7 @@ export function createTemporal(config: Config['temporal']): Temporal {
         connection.workflowService.describeNamespace({ namespace: config.namespace }),
       );
     },
+    call: (fn, timeoutMs = 5000) => connection.withDeadline(Date.now() + timeoutMs, fn),
     close: () => connection.close(),
   };
 }

@@ -54,7 +54,7 @@ export function runActionRoutes(deps: { temporal: Temporal }): RouteDef[] {
       throw invalidState(run.status);
     }
     try {
-      await send(claimed[0].action_id);
+      await deps.temporal.call(() => send(claimed[0].action_id));
     } catch (err) {
       // Temporal did not take the answer: release the claim so the caller can retry.
       await em.nativeUpdate(Run, { id: runId, answeredActionId: claimed[0].action_id }, { answeredActionId: null });
@@ -117,7 +117,7 @@ export function runActionRoutes(deps: { temporal: Temporal }): RouteDef[] {
         const em = ctx.state.em;
         const run = await findRun(em, ctx.state.identity!.workspaceId, params.id);
         if (TERMINAL_STATUSES.includes(run.status)) throw invalidState(run.status);
-        await handle(run.id).signal(cancelSignal);
+        await deps.temporal.call(() => handle(run.id).signal(cancelSignal));
         ctx.status = 202;
         ctx.body = serializeRun(run);
       },

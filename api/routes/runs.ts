@@ -98,7 +98,7 @@ export function runRoutes(deps: Deps): RouteDef[] {
         }
         // The row is committed first, so the workflow always finds it (issue: never a run stuck in queued).
         try {
-          await startRunWorkflow(deps.temporal.client, deps.config.temporal, run);
+          await deps.temporal.call(() => startRunWorkflow(deps.temporal.client, deps.config.temporal, run));
         } catch (err) {
           await em.nativeUpdate(Run, { id: run.id }, {
             status: 'failed',

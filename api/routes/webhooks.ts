@@ -130,11 +130,19 @@ export function webhookRoutes(deps: { config: Config; temporal: Temporal }): Rou
             status: existing.status,
           });
         }
-        await deps.temporal.client.workflow.start('webhookDeliveryWorkflow', {
-          workflowId: deliveryWorkflowId(params.deliveryId, claimed[0].round),
-          taskQueue: deps.config.temporal.taskQueue,
-          args: [{ deliveryId: params.deliveryId }],
-        });
+        await deps.temporal
+          .call(() =>
+            deps.temporal.client.workflow.start('webhookDeliveryWorkflow', {
+              workflowId: deliveryWorkflowId(params.deliveryId, claimed[0].round),
+              taskQueue: deps.config.temporal.taskQueue,
+              args: [{ deliveryId: params.deliveryId }],
+            }),
+          )
+          .catch(async (err) => {
+            // Temporal did not take it: the delivery stays failed, so the caller can ask again.
+            await em.nativeUpdate(WebhookDelivery, { id: params.deliveryId }, { status: 'failed' });
+            throw err;
+          });
         ctx.status = 202;
         ctx.body = serializeDelivery(await em.fork().findOneOrFail(WebhookDelivery, params.deliveryId));
       },

@@ -208,4 +208,21 @@ describe('run lifecycle', () => {
     // the guard refused the private URL (SVC_ALLOW_PRIVATE_WEBHOOKS is off here); the model got the error as the result
     expect(steps[2].detail.error).toMatch(/not public|loopback/i);
   });
+
+  it('answers 503 unavailable when Temporal cannot take an answer, and the answer can be given again later', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ ask: 'q' }] } });
+    await waitForStatus(h, auth, run.id, 'needs_input');
+    const cut = await startApi({ ...h.config, temporal: { ...h.config.temporal, address: '127.0.0.1:9' } });
+    try {
+      const res = await cut.request(`/v1/runs/${run.id}/input`, { method: 'POST', headers: auth, json: { answer: 'lost?' } });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).not.toBeNull();
+    } finally {
+      await cut.close();
+    }
+    expect((await post(`/v1/runs/${run.id}/input`, { answer: 'kept' })).status).toBe(202);
+    const done = await waitForStatus(h, auth, run.id, 'succeeded');
+    expect(done.output).toEqual({ answers: ['kept'] });
+  });
 });
