@@ -10,7 +10,12 @@ export type RunEventType = 'run.status' | 'run.step';
  * transaction as the change it describes: NOTIFY is delivered on commit, so a listener never sees an
  * event whose change it cannot read yet.
  */
-export async function appendRunEvent(em: EntityManager, runId: string, type: RunEventType, data: unknown): Promise<void> {
+export async function appendRunEvent(
+  em: EntityManager,
+  runId: string,
+  type: RunEventType,
+  data: unknown,
+): Promise<void> {
   const conn = em.getConnection();
   // Raw statements join the surrounding transaction only when handed its context explicitly.
   const trx = em.getTransactionContext();

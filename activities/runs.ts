@@ -9,7 +9,12 @@ import { RunStep, type StepStatus, type StepType } from '../db/entities/RunStep'
 import { Workspace } from '../db/entities/Workspace';
 import type { Orm } from '../db/orm';
 import type { AgentSettings } from '../db/entities/Agent';
-import { TERMINAL_STATUSES as TERMINAL, type PendingAction, type RunError, type RunStatus } from '../workflows/messages';
+import {
+  TERMINAL_STATUSES as TERMINAL,
+  type PendingAction,
+  type RunError,
+  type RunStatus,
+} from '../workflows/messages';
 import { RunFailure } from '../workflows/failures';
 import { appendRunEvent } from './runEvents';
 import type { ModelRegistry } from './models/registry';
@@ -32,7 +37,13 @@ export interface TransitionPatch {
 }
 
 /** Statuses whose arrival is announced to webhook subscribers (spec §6); queued→running never is. */
-export const WEBHOOK_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'needs_input', 'needs_approval', 'needs_review'];
+export const WEBHOOK_STATUSES: readonly RunStatus[] = [
+  'succeeded',
+  'failed',
+  'needs_input',
+  'needs_approval',
+  'needs_review',
+];
 
 export interface RunActivityDeps {
   orm: Orm;
@@ -105,10 +116,19 @@ export function createRunActivities(deps: RunActivityDeps) {
     async startRun(runId: string): Promise<RunPlan> {
       const em = orm.em.fork();
       const run = await em.findOne(Run, runId);
-      if (!run) throw ApplicationFailure.create({ type: RunFailure.agentMissing, message: 'run row missing', nonRetryable: true });
+      if (!run)
+        throw ApplicationFailure.create({
+          type: RunFailure.agentMissing,
+          message: 'run row missing',
+          nonRetryable: true,
+        });
       const version = await em.findOne(AgentVersion, { agent: run.agentId, version: run.agentVersion });
       if (!version) {
-        throw ApplicationFailure.create({ type: RunFailure.agentMissing, message: 'agent version missing', nonRetryable: true });
+        throw ApplicationFailure.create({
+          type: RunFailure.agentMissing,
+          message: 'agent version missing',
+          nonRetryable: true,
+        });
       }
       if (run.status === 'queued') await transition(runId, { status: 'running' });
       return {
@@ -134,14 +154,32 @@ export function createRunActivities(deps: RunActivityDeps) {
     },
 
     /** One model turn. Cancelling the run aborts the HTTP call through the activity's cancellation signal. */
-    async modelTurn(runId: string, index: number, req: { modelId: string; instructions: string | null; input: Record<string, unknown>; messages: ChatMessage[]; tools: ToolSpec[] }): Promise<TurnResult> {
+    async modelTurn(
+      runId: string,
+      index: number,
+      req: {
+        modelId: string;
+        instructions: string | null;
+        input: Record<string, unknown>;
+        messages: ChatMessage[];
+        tools: ToolSpec[];
+      },
+    ): Promise<TurnResult> {
       const ctx = Context.current();
-      await orm.em.fork().transactional((em) => upsertStep(em, runId, index, 'model', 'running', { modelId: req.modelId }));
+      await orm.em
+        .fork()
+        .transactional((em) => upsertStep(em, runId, index, 'model', 'running', { modelId: req.modelId }));
       const beat = setInterval(() => ctx.heartbeat(), 1000);
       let result: TurnResult;
       try {
         result = await deps.models.turn(
-          { modelId: req.modelId, instructions: req.instructions, runInput: req.input, messages: req.messages, tools: req.tools },
+          {
+            modelId: req.modelId,
+            instructions: req.instructions,
+            runInput: req.input,
+            messages: req.messages,
+            tools: req.tools,
+          },
           ctx.cancellationSignal,
         );
       } catch (err) {
@@ -156,12 +194,14 @@ export function createRunActivities(deps: RunActivityDeps) {
         // Count a turn's tokens once even if this activity is retried after the update committed.
         const step = await em.findOne(RunStep, { runId, index });
         if (step && step.status === 'running') {
-          await em.getConnection().execute(
-            'update runs set input_tokens = input_tokens + ?, output_tokens = output_tokens + ? where id = ?',
-            [result.usage.inputTokens, result.usage.outputTokens, runId],
-            'run',
-            em.getTransactionContext(),
-          );
+          await em
+            .getConnection()
+            .execute(
+              'update runs set input_tokens = input_tokens + ?, output_tokens = output_tokens + ? where id = ?',
+              [result.usage.inputTokens, result.usage.outputTokens, runId],
+              'run',
+              em.getTransactionContext(),
+            );
         }
         await upsertStep(em, runId, index, 'model', result.kind === 'fail' ? 'failed' : 'succeeded', {
           result: result.kind,
@@ -174,7 +214,9 @@ export function createRunActivities(deps: RunActivityDeps) {
     /** Executes a non-human tool call and returns its result as text for the model. */
     async runTool(runId: string, index: number, call: ToolCall): Promise<string> {
       const ctx = Context.current();
-      await orm.em.fork().transactional((em) => upsertStep(em, runId, index, 'tool', 'running', { tool: call.name, args: call.args }));
+      await orm.em
+        .fork()
+        .transactional((em) => upsertStep(em, runId, index, 'tool', 'running', { tool: call.name, args: call.args }));
       // Heartbeats tell Temporal this worker is alive; without them a dead worker's call is retried elsewhere.
       const beat = setInterval(() => ctx.heartbeat(), 1000);
       try {
@@ -200,12 +242,15 @@ export function createRunActivities(deps: RunActivityDeps) {
         const run = await em.findOneOrFail(Run, runId);
         const charged = await em.count(LedgerEntry, { runId });
         if (charged > 0) return;
-        const model = deps.models.get((await em.findOneOrFail(AgentVersion, { agent: run.agentId, version: run.agentVersion })).modelId);
+        const model = deps.models.get(
+          (await em.findOneOrFail(AgentVersion, { agent: run.agentId, version: run.agentVersion })).modelId,
+        );
         const pricing = model?.pricing ?? { perRunUsd: 0, inputPerMTokUsd: 0, outputPerMTokUsd: 0 };
         // The per-run price applies once the run started; tokens are charged as used.
         const perRun = run.startedAt ? pricing.perRunUsd : 0;
         const costMicros = Math.round(
-          (perRun + (run.inputTokens * pricing.inputPerMTokUsd + run.outputTokens * pricing.outputPerMTokUsd) / 1e6) * 1e6,
+          (perRun + (run.inputTokens * pricing.inputPerMTokUsd + run.outputTokens * pricing.outputPerMTokUsd) / 1e6) *
+            1e6,
         );
         run.costMicros = costMicros;
         const workspace = await em.findOneOrFail(Workspace, run.workspaceId, { lockMode: LockMode.PESSIMISTIC_WRITE });

@@ -50,8 +50,7 @@ export interface ValidationIssue {
 
 export const errors = {
   invalidJson: () => new ApiError('invalid_json', 'Request body is not valid JSON'),
-  validation: (issues: ValidationIssue[]) =>
-    new ApiError('validation_error', 'Request failed validation', { issues }),
+  validation: (issues: ValidationIssue[]) => new ApiError('validation_error', 'Request failed validation', { issues }),
   unauthorized: (message = 'Missing or invalid credentials') =>
     new ApiError('unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer' }),
   invalidCredentials: () => new ApiError('auth.invalid_credentials', 'Invalid e-mail or password'),
@@ -64,8 +63,7 @@ export const errors = {
   emailTaken: () => new ApiError('auth.email_taken', 'An account with this e-mail already exists'),
   payloadTooLarge: (limitBytes: number) =>
     new ApiError('payload_too_large', `Body is larger than ${limitBytes} bytes`, { limitBytes }),
-  unsupportedMediaType: (expected: string) =>
-    new ApiError('unsupported_media_type', `Expected a ${expected} body`),
+  unsupportedMediaType: (expected: string) => new ApiError('unsupported_media_type', `Expected a ${expected} body`),
   /** spec §7: the message is exactly `Rate limit exceeded`, with `Retry-After` in whole seconds ≥ 1. */
   rateLimited: (retryAfterSec: number) =>
     new ApiError('rate_limited', 'Rate limit exceeded', undefined, {

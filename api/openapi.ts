@@ -12,8 +12,18 @@ const errorEnvelope = z.object({
 
 function jsonSchema(schema: ZodType, io: 'input' | 'output'): Record<string, unknown> {
   // OpenAPI 3.1 uses JSON Schema 2020-12, which is zod's native target.
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return rest;
+}
+
+function binarySchema(contentType: string): Record<string, unknown> {
+  const bytes = { type: 'string', format: 'binary' };
+  return contentType.startsWith('multipart/')
+    ? { type: 'object', properties: { file: bytes }, required: ['file'] }
+    : bytes;
 }
 
 function parameters(route: RouteDef): unknown[] {
@@ -42,7 +52,10 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
     const responses: Record<string, unknown> = {};
     for (const [status, doc] of Object.entries(route.responses)) {
       responses[status] = doc.schema
-        ? { description: doc.description, content: { 'application/json': { schema: jsonSchema(doc.schema, 'output') } } }
+        ? {
+            description: doc.description,
+            content: { 'application/json': { schema: jsonSchema(doc.schema, 'output') } },
+          }
         : { description: doc.description };
     }
     responses.default = {
@@ -50,7 +63,11 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
       content: { 'application/json': { schema: jsonSchema(errorEnvelope, 'output') } },
     };
     const security =
-      route.access.auth === 'public' ? [] : route.access.auth === 'session' ? [{ session: [] }] : [{ apiKey: [] }, { session: [] }];
+      route.access.auth === 'public'
+        ? []
+        : route.access.auth === 'session'
+          ? [{ session: [] }]
+          : [{ apiKey: [] }, { session: [] }];
     (paths[path] ??= {})[route.method.toLowerCase()] = {
       summary: route.summary,
       tags: [route.tag],
@@ -59,7 +76,23 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
       ...('scope' in route.access && route.access.scope ? { 'x-scope': route.access.scope } : {}),
       parameters: parameters(route),
       ...(route.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+            },
+          }
+        : {}),
+      ...(route.rawBody
+        ? {
+            requestBody: {
+              required: true,
+              description: route.rawBody.description,
+              content: Object.fromEntries(
+                route.rawBody.contentTypes.map((type) => [type, { schema: binarySchema(type) }]),
+              ),
+            },
+          }
         : {}),
       responses,
     };

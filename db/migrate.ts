@@ -7,7 +7,9 @@ async function main(): Promise<void> {
   const orm = await initOrm(config.databaseUrl, 2);
   try {
     const applied = await orm.getMigrator().up();
-    console.log(applied.length ? `migrated: ${applied.map((m) => m.name).join(', ')}` : 'database schema is up to date');
+    console.log(
+      applied.length ? `migrated: ${applied.map((m) => m.name).join(', ')}` : 'database schema is up to date',
+    );
   } finally {
     await orm.close(true);
   }

@@ -67,7 +67,9 @@ export async function runAdmin(orm: Orm, argv: string[]): Promise<string> {
       if (bad.length) throw new UsageError(`unknown scope(s): ${bad.join(', ')} (no wildcards)`);
       const ws = await workspace(orm, id);
       const plaintext = newApiKeyPlaintext();
-      await em.persist(new ApiKey(ws, name, [...new Set(scopes)], sha256Hex(plaintext), plaintext.slice(0, 12))).flush();
+      await em
+        .persist(new ApiKey(ws, name, [...new Set(scopes)], sha256Hex(plaintext), plaintext.slice(0, 12)))
+        .flush();
       return plaintext;
     }
     default:
@@ -82,7 +84,9 @@ if (require.main === module) {
     try {
       console.log(await runAdmin(orm, process.argv.slice(2)));
     } catch (err) {
-      console.error(err instanceof UsageError ? `${err.message}\n\n${USAGE}` : `admin failed: ${(err as Error).message}`);
+      console.error(
+        err instanceof UsageError ? `${err.message}\n\n${USAGE}` : `admin failed: ${(err as Error).message}`,
+      );
       process.exitCode = err instanceof UsageError ? 2 : 1;
     } finally {
       await orm.close(true);

@@ -19,7 +19,9 @@ export async function createWorker(
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     // Tests bundle the workflows once per suite and hand the bundle in (STYLE: samples-typescript tests).
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
+    ...(opts.workflowBundle
+      ? { workflowBundle: opts.workflowBundle }
+      : { workflowsPath: require.resolve('../workflows') }),
     activities: createActivities({
       config,
       orm,

@@ -117,8 +117,12 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
       return JSON.stringify(given.answer);
     }
     if (needsApproval(settings, call.name)) {
-      const decision = await gate<ApprovePayload>({ id: uuid4(), type: 'approval', tool: call.name, args: call.args }, 'needs_approval');
-      if (!decision.approved) throw fail(RunFailure.rejected, decision.comment ?? `Tool call ${call.name} was rejected`);
+      const decision = await gate<ApprovePayload>(
+        { id: uuid4(), type: 'approval', tool: call.name, args: call.args },
+        'needs_approval',
+      );
+      if (!decision.approved)
+        throw fail(RunFailure.rejected, decision.comment ?? `Tool call ${call.name} was rejected`);
     }
     return work.runTool(runId, step++, call);
   }
@@ -126,7 +130,10 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
   async function deliver(settings: AgentSettings, proposed: unknown): Promise<unknown> {
     let output = proposed;
     if (settings.approval === 'before_output') {
-      const decision = await gate<ApprovePayload>({ id: uuid4(), type: 'approval', proposedOutput: output }, 'needs_approval');
+      const decision = await gate<ApprovePayload>(
+        { id: uuid4(), type: 'approval', proposedOutput: output },
+        'needs_approval',
+      );
       if (!decision.approved) throw fail(RunFailure.rejected, decision.comment ?? 'The output was rejected');
     }
     if (settings.review) {
@@ -143,7 +150,8 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     upsertSearchAttributes([{ key: SvcRunStatus, value: 'running' }]);
     const messages: ChatMessage[] = [];
     for (let turn = 0; ; turn++) {
-      if (turn >= plan.settings.maxSteps) throw fail(RunFailure.maxSteps, `No result after ${plan.settings.maxSteps} model turns`);
+      if (turn >= plan.settings.maxSteps)
+        throw fail(RunFailure.maxSteps, `No result after ${plan.settings.maxSteps} model turns`);
       const result = await work.modelTurn(runId, step++, {
         modelId: plan.modelId,
         instructions: plan.instructions,

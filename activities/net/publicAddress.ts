@@ -235,7 +235,10 @@ export function pinnedLookup(addresses: ReadonlyArray<ResolvedAddress>) {
         err.code = 'ENOTFOUND';
         cb(err, opts.all ? [] : '', undefined);
       } else if (opts.all) {
-        cb(null, fits.map((a) => ({ ...a })));
+        cb(
+          null,
+          fits.map((a) => ({ ...a })),
+        );
       } else {
         cb(null, fits[0].address, fits[0].family);
       }

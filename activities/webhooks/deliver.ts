@@ -19,11 +19,18 @@ export interface WebhookActivityDeps {
 export function createWebhookActivities(deps: WebhookActivityDeps) {
   const { orm } = deps;
 
-  async function record(deliveryId: string, attempt: DeliveryAttempt, status?: WebhookDelivery['status']): Promise<void> {
-    await orm.em.fork().getConnection().execute(
-      `update webhook_deliveries set attempts = attempts || ?::jsonb, updated_at = now() ${status ? ', status = ?' : ''} where id = ?`,
-      status ? [JSON.stringify([attempt]), status, deliveryId] : [JSON.stringify([attempt]), deliveryId],
-    );
+  async function record(
+    deliveryId: string,
+    attempt: DeliveryAttempt,
+    status?: WebhookDelivery['status'],
+  ): Promise<void> {
+    await orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `update webhook_deliveries set attempts = attempts || ?::jsonb, updated_at = now() ${status ? ', status = ?' : ''} where id = ?`,
+        status ? [JSON.stringify([attempt]), status, deliveryId] : [JSON.stringify([attempt]), deliveryId],
+      );
   }
 
   return {
@@ -38,7 +45,11 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       const sub = await em.findOne(WebhookSubscription, delivery.subscriptionId);
       // A subscription deleted or disabled mid-retry stops receiving at once.
       if (!sub || sub.deletedAt || sub.status !== 'active') {
-        throw ApplicationFailure.create({ type: DELIVERY_GONE, message: 'subscription deleted or disabled', nonRetryable: true });
+        throw ApplicationFailure.create({
+          type: DELIVERY_GONE,
+          message: 'subscription deleted or disabled',
+          nonRetryable: true,
+        });
       }
       const at = new Date();
       let statusCode: number | null = null;

@@ -121,7 +121,8 @@ async function sessionIdentity(em: EntityManager, token: string, workspaceHeader
 
 async function enforceKeyRateLimit(ctx: AppContext, store: RateLimitStore, identity: Identity): Promise<void> {
   if (identity.actor !== 'api_key') return;
-  const limit = PLAN_ENTITLEMENTS[identity.plan as Plan]?.apiRateLimitPerMin ?? PLAN_ENTITLEMENTS.free_trial.apiRateLimitPerMin;
+  const limit =
+    PLAN_ENTITLEMENTS[identity.plan as Plan]?.apiRateLimitPerMin ?? PLAN_ENTITLEMENTS.free_trial.apiRateLimitPerMin;
   const result = await store.hit(ctx.state.em, `key:${identity.keyId}`, limit);
   ctx.set('RateLimit-Limit', String(result.limit));
   ctx.set('RateLimit-Remaining', String(result.remaining));

@@ -20,7 +20,9 @@ export function unavailableDependency(err: unknown): 'database' | 'temporal' | n
   if ((e.code === 14 || e.code === 4) && /UNAVAILABLE|DEADLINE|connect/i.test(message)) return 'temporal';
   if (err instanceof ConnectionException) return 'database';
   if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || PG_UNAVAILABLE.test(e.code))) return 'database';
-  if (/Timeout acquiring a connection|Connection terminated|connect ECONNREFUSED|the database system is/i.test(message)) {
+  if (
+    /Timeout acquiring a connection|Connection terminated|connect ECONNREFUSED|the database system is/i.test(message)
+  ) {
     return 'database';
   }
   return e.cause && e.cause !== err ? unavailableDependency(e.cause) : null;

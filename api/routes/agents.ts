@@ -45,7 +45,9 @@ export function agentRoutes(deps: { models: ModelRegistry; tools: ToolRegistry }
     if (!deps.models.get(d.modelId)) issues.push({ path: 'modelId', message: `Unknown model ${d.modelId}` });
     const known = new Set(deps.tools.names());
     d.tools.forEach((t, i) => !known.has(t) && issues.push({ path: `tools.${i}`, message: `Unknown tool ${t}` }));
-    d.settings.approvalTools?.forEach((t, i) => !known.has(t) && issues.push({ path: `settings.approvalTools.${i}`, message: `Unknown tool ${t}` }));
+    d.settings.approvalTools?.forEach(
+      (t, i) => !known.has(t) && issues.push({ path: `settings.approvalTools.${i}`, message: `Unknown tool ${t}` }),
+    );
     if (issues.length) throw errors.validation(issues);
   };
   const current = (em: EntityManager, agent: Agent) =>
@@ -136,10 +138,25 @@ export function agentRoutes(deps: { models: ModelRegistry; tools: ToolRegistry }
         };
         if (body.name !== undefined) agent.name = body.name;
         let shown: Definition = was;
-        if (JSON.stringify(next) !== JSON.stringify({ instructions: was.instructions, modelId: was.modelId, tools: was.tools, settings: was.settings })) {
+        if (
+          JSON.stringify(next) !==
+          JSON.stringify({
+            instructions: was.instructions,
+            modelId: was.modelId,
+            tools: was.tools,
+            settings: was.settings,
+          })
+        ) {
           check(next);
           agent.currentVersion += 1;
-          shown = new AgentVersion(agent, agent.currentVersion, next.instructions, next.modelId, next.tools, next.settings);
+          shown = new AgentVersion(
+            agent,
+            agent.currentVersion,
+            next.instructions,
+            next.modelId,
+            next.tools,
+            next.settings,
+          );
           em.persist(shown);
         }
         agent.updatedAt = new Date();
@@ -213,5 +230,7 @@ export function agentRoutes(deps: { models: ModelRegistry; tools: ToolRegistry }
 }
 
 function mayRun(identity: Identity): boolean {
-  return identity.actor === 'api_key' ? identity.scopes.includes('runner:run') : roleAllows(identity.role, 'runner:run');
+  return identity.actor === 'api_key'
+    ? identity.scopes.includes('runner:run')
+    : roleAllows(identity.role, 'runner:run');
 }

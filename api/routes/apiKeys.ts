@@ -62,7 +62,8 @@ export function apiKeyRoutes(): RouteDef[] {
         const identity = ctx.state.identity!;
         if (identity.actor === 'api_key') {
           const missing = body.scopes.filter((s) => !identity.scopes.includes(s));
-          if (missing.length) throw errors.forbidden(`A key cannot grant scopes it does not hold: ${missing.join(', ')}`);
+          if (missing.length)
+            throw errors.forbidden(`A key cannot grant scopes it does not hold: ${missing.join(', ')}`);
         }
         const em = ctx.state.em;
         const plaintext = newApiKeyPlaintext();
@@ -91,7 +92,10 @@ export function apiKeyRoutes(): RouteDef[] {
           { workspace: ctx.state.identity!.workspaceId, revokedAt: null },
           query,
         );
-        const spent = await spentThisMonthMicros(em, items.map((k) => k.id));
+        const spent = await spentThisMonthMicros(
+          em,
+          items.map((k) => k.id),
+        );
         ctx.body = { apiKeys: items.map((k) => serialize(k, spent.get(k.id) ?? 0)), nextCursor };
       },
     }),

@@ -14,7 +14,9 @@ export function catalogRoutes(deps: { models: ModelRegistry }): RouteDef[] {
       summary: 'Built-in agent presets',
       tag: 'catalog',
       access,
-      responses: { 200: { description: 'Presets', schema: z.object({ presets: z.array(z.record(z.string(), z.unknown())) }) } },
+      responses: {
+        200: { description: 'Presets', schema: z.object({ presets: z.array(z.record(z.string(), z.unknown())) }) },
+      },
       async handler(ctx) {
         ctx.body = { presets: PRESETS };
       },
@@ -49,7 +51,9 @@ export function catalogRoutes(deps: { models: ModelRegistry }): RouteDef[] {
       summary: 'Tools an agent can use',
       tag: 'catalog',
       access,
-      responses: { 200: { description: 'Tools', schema: z.object({ tools: z.array(z.record(z.string(), z.unknown())) }) } },
+      responses: {
+        200: { description: 'Tools', schema: z.object({ tools: z.array(z.record(z.string(), z.unknown())) }) },
+      },
       async handler(ctx) {
         ctx.body = { tools: TOOL_SPECS };
       },

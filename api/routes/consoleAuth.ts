@@ -59,7 +59,12 @@ export function consoleAuthRoutes({ config, mailer }: Deps): RouteDef[] {
         const label = body.name ?? body.email.split('@')[0];
         const workspace = new Workspace(`${label}'s workspace`, 'free_trial', usdToMicros(config.trialCreditsUsd));
         const membership = new Membership(user, workspace, 'owner');
-        em.persist([user, workspace, membership, new LedgerEntry(workspace, 'grant', workspace.creditBalanceMicros, 'Trial credits')]);
+        em.persist([
+          user,
+          workspace,
+          membership,
+          new LedgerEntry(workspace, 'grant', workspace.creditBalanceMicros, 'Trial credits'),
+        ]);
         try {
           await em.flush();
         } catch (err) {

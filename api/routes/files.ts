@@ -8,14 +8,7 @@ import type { Config } from '../config';
 import { errors } from '../errors';
 import { findPage } from '../pagination';
 import { idParams } from '../schemas/common';
-import {
-  fileListOut,
-  fileOut,
-  listFilesQuery,
-  patchFileBody,
-  serializeFile,
-  uploadQuery,
-} from '../schemas/files';
+import { fileListOut, fileOut, listFilesQuery, patchFileBody, serializeFile, uploadQuery } from '../schemas/files';
 import type { Storage } from '../storage/storage';
 import { rawFileMeta, receiveMultipart, receiveRaw, sendStored, uploadKind } from '../storage/http';
 import { folderFilter, referencedFolder, staleFolder } from './folders';
@@ -60,6 +53,10 @@ export function fileRoutes(deps: { config: Config; storage: Storage }): RouteDef
       tag: 'files',
       access: write,
       query: uploadQuery,
+      rawBody: {
+        contentTypes: ['application/octet-stream', 'multipart/form-data'],
+        description: 'The bytes, with `Content-Type: <mime>` and `X-Filename: <name>`; or multipart with field `file`',
+      },
       responses: { 201: { description: 'Stored', schema: fileOut } },
       async handler(ctx, { query }) {
         const em = ctx.state.em;

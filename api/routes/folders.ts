@@ -7,7 +7,14 @@ import { Workspace } from '../../db/entities/Workspace';
 import { errors } from '../errors';
 import { findPage } from '../pagination';
 import { idParams } from '../schemas/common';
-import { createFolderBody, folderListOut, folderOut, listFoldersQuery, patchFolderBody, serializeFolder } from '../schemas/files';
+import {
+  createFolderBody,
+  folderListOut,
+  folderOut,
+  listFoldersQuery,
+  patchFolderBody,
+  serializeFolder,
+} from '../schemas/files';
 import { defineRoute, type RouteDef } from './route';
 
 type In<T extends z.ZodType> = z.infer<T>;
@@ -22,7 +29,12 @@ export async function findFolder(em: EntityManager, workspaceId: string, id: str
 }
 
 /** A folder named in a body, query or form field: unknown or foreign is the request's fault (400), not a 404. */
-export async function referencedFolder(em: EntityManager, workspaceId: string, id: string, path: string): Promise<Folder> {
+export async function referencedFolder(
+  em: EntityManager,
+  workspaceId: string,
+  id: string,
+  path: string,
+): Promise<Folder> {
   const folder = await em.findOne(Folder, { id, workspace: workspaceId });
   if (!folder) throw errors.validation([{ path, message: 'No such folder in this workspace' }]);
   return folder;

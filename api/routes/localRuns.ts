@@ -12,7 +12,10 @@ const localRun = z.object({
   input: z.record(z.string(), z.unknown()).default({}),
   status: z.enum(['succeeded', 'failed']),
   output: z.unknown().optional(),
-  error: z.object({ code: z.string().min(1).max(100), message: z.string().max(10_000) }).nullable().optional(),
+  error: z
+    .object({ code: z.string().min(1).max(100), message: z.string().max(10_000) })
+    .nullable()
+    .optional(),
   startedAt: z.iso.datetime(),
   completedAt: z.iso.datetime(),
   usage: z.object({ inputTokens: z.number().int().min(0), outputTokens: z.number().int().min(0) }).optional(),
@@ -56,7 +59,8 @@ export function localRunRoutes(deps: { config: Config; temporal: Temporal }): Ro
           run.origin = 'local';
           run.status = r.status;
           run.output = r.status === 'succeeded' ? (r.output ?? null) : null;
-          run.error = r.status === 'failed' ? (r.error ?? { code: 'agent.local_error', message: 'The local run failed' }) : null;
+          run.error =
+            r.status === 'failed' ? (r.error ?? { code: 'agent.local_error', message: 'The local run failed' }) : null;
           run.startedAt = new Date(r.startedAt);
           run.completedAt = new Date(r.completedAt);
           run.inputTokens = r.usage?.inputTokens ?? 0;

@@ -33,6 +33,8 @@ export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
   /** Per-client-IP limit for unauthenticated routes such as sign-in (CONTRACT §2). */
   ipRateLimit?: 'signin' | 'signup';
   body?: ZodType<B>;
+  /** A body the handler streams itself (uploads): documented in OpenAPI, never parsed as JSON. */
+  rawBody?: { contentTypes: string[]; description: string };
   query?: ZodType<Q>;
   params?: ZodType<P>;
   responses: Record<number, ResponseDoc>;

@@ -103,7 +103,11 @@ export function runActionRoutes(deps: { temporal: Temporal }): RouteDef[] {
       responses: accepted,
       async handler(ctx, { params, body }) {
         await answer(ctx, params.id, 'needs_review', body.actionId, (actionId) =>
-          handle(params.id).signal(reviewSignal, { actionId, accept: body.accept, correctedOutput: body.correctedOutput }),
+          handle(params.id).signal(reviewSignal, {
+            actionId,
+            accept: body.accept,
+            correctedOutput: body.correctedOutput,
+          }),
         );
       },
     }),
@@ -146,7 +150,13 @@ export function runActionRoutes(deps: { temporal: Temporal }): RouteDef[] {
       async handler(ctx, { params, body }) {
         const em = ctx.state.em;
         const run = await findRun(em, ctx.state.identity!.workspaceId, params.id);
-        const fb = new Feedback(run.id, run.workspaceId, body.rating, body.correctedOutput ?? null, body.comment ?? null);
+        const fb = new Feedback(
+          run.id,
+          run.workspaceId,
+          body.rating,
+          body.correctedOutput ?? null,
+          body.comment ?? null,
+        );
         await em.persist(fb).flush();
         ctx.status = 201;
         ctx.body = {

@@ -13,7 +13,15 @@ import { errors } from '../errors';
 import { findPage } from '../pagination';
 import { requestHash, startRunWorkflow } from '../runStarter';
 import { idParams } from '../schemas/common';
-import { createRunBody, listRunsQuery, runListOut, runOut, serializeRun, serializeStep, stepOut } from '../schemas/runs';
+import {
+  createRunBody,
+  listRunsQuery,
+  runListOut,
+  runOut,
+  serializeRun,
+  serializeStep,
+  stepOut,
+} from '../schemas/runs';
 import type { Temporal } from '../temporal';
 import { findAgent } from './agents';
 import { findWorkspaceFiles } from './files';
@@ -39,7 +47,10 @@ interface Deps {
 /** CONTRACT §5: create, get, list, output and steps of runs. */
 export function runRoutes(deps: Deps): RouteDef[] {
   async function replay(ctx: AppContext, key: string, hash: string): Promise<boolean> {
-    const prior = await ctx.state.em.findOne(Run, { workspaceId: ctx.state.identity!.workspaceId, idempotencyKey: key });
+    const prior = await ctx.state.em.findOne(Run, {
+      workspaceId: ctx.state.identity!.workspaceId,
+      idempotencyKey: key,
+    });
     if (!prior) return false;
     if (prior.requestHash !== hash || Date.now() - prior.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS) {
       throw errors.conflict('This Idempotency-Key was already used with a different request');
@@ -57,12 +68,16 @@ export function runRoutes(deps: Deps): RouteDef[] {
       tag: 'runs',
       access: { auth: 'any', scope: 'runs:write' },
       body: createRunBody,
-      responses: { 201: { description: 'Created, queued', schema: runOut }, 200: { description: 'Replay of an idempotent create', schema: runOut } },
+      responses: {
+        201: { description: 'Created, queued', schema: runOut },
+        200: { description: 'Replay of an idempotent create', schema: runOut },
+      },
       async handler(ctx, { body }) {
         const identity = ctx.state.identity!;
         const em = ctx.state.em;
         const key = ctx.get('Idempotency-Key') || null;
-        if (key && key.length > 255) throw errors.validation([{ path: 'Idempotency-Key', message: 'At most 255 characters' }]);
+        if (key && key.length > 255)
+          throw errors.validation([{ path: 'Idempotency-Key', message: 'At most 255 characters' }]);
         const hash = requestHash(body);
         if (key && (await replay(ctx, key, hash))) return;
 
@@ -72,12 +87,17 @@ export function runRoutes(deps: Deps): RouteDef[] {
           const found = new Set(await findWorkspaceFiles(em, identity.workspaceId, fileIds));
           const missing = fileIds.map((id, i) => ({ id, i })).filter(({ id }) => !found.has(id));
           if (missing.length) {
-            throw errors.validation(missing.map(({ i }) => ({ path: `input.fileIds.${i}`, message: 'No such file in this workspace' })));
+            throw errors.validation(
+              missing.map(({ i }) => ({ path: `input.fileIds.${i}`, message: 'No such file in this workspace' })),
+            );
           }
         }
         const version = await em.findOneOrFail(AgentVersion, { agent, version: agent.currentVersion });
         const model = deps.models.get(version.modelId);
-        if (!model) throw errors.validation([{ path: 'agentId', message: `The agent's model ${version.modelId} is not available` }]);
+        if (!model)
+          throw errors.validation([
+            { path: 'agentId', message: `The agent's model ${version.modelId} is not available` },
+          ]);
         await checkRunAllowed(em, identity, model, body.input, deps.config);
 
         const run = new Run(identity.workspaceId, agent.id, agent.currentVersion, body.input, body.metadata);
@@ -100,11 +120,15 @@ export function runRoutes(deps: Deps): RouteDef[] {
         try {
           await deps.temporal.call(() => startRunWorkflow(deps.temporal.client, deps.config.temporal, run));
         } catch (err) {
-          await em.nativeUpdate(Run, { id: run.id }, {
-            status: 'failed',
-            error: { code: 'unavailable', message: 'The run could not be started' },
-            completedAt: new Date(),
-          });
+          await em.nativeUpdate(
+            Run,
+            { id: run.id },
+            {
+              status: 'failed',
+              error: { code: 'unavailable', message: 'The run could not be started' },
+              completedAt: new Date(),
+            },
+          );
           throw errors.unavailable('Temporal');
         }
         ctx.status = 201;
@@ -147,7 +171,10 @@ export function runRoutes(deps: Deps): RouteDef[] {
       access: { auth: 'any', scope: 'runs:read' },
       params: idParams,
       responses: {
-        200: { description: 'Output', schema: zod.object({ runId: zod.uuid(), status: runOut.shape.status, output: zod.unknown() }) },
+        200: {
+          description: 'Output',
+          schema: zod.object({ runId: zod.uuid(), status: runOut.shape.status, output: zod.unknown() }),
+        },
       },
       async handler(ctx, { params }) {
         const run = await findRun(ctx.state.em, ctx.state.identity!.workspaceId, params.id);

@@ -7,7 +7,12 @@ import { defineRoute, type RouteDef } from './route';
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD');
 export const usageQuery = z.object({ from: day, to: day });
 
-const totals = { runs: z.number().int(), inputTokens: z.number().int(), outputTokens: z.number().int(), costUsd: z.number() };
+const totals = {
+  runs: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  costUsd: z.number(),
+};
 const usageOut = z.object({
   from: day,
   to: day,
@@ -74,12 +79,20 @@ export function usageRoutes(): RouteDef[] {
       responses: {
         200: {
           description: 'Balance',
-          schema: z.object({ balanceUsd: z.number(), plan: z.string(), entitlements: z.object({ apiRateLimitPerMin: z.number() }) }),
+          schema: z.object({
+            balanceUsd: z.number(),
+            plan: z.string(),
+            entitlements: z.object({ apiRateLimitPerMin: z.number() }),
+          }),
         },
       },
       async handler(ctx) {
         const ws = await ctx.state.em.findOneOrFail(Workspace, ctx.state.identity!.workspaceId);
-        ctx.body = { balanceUsd: microsToUsd(ws.creditBalanceMicros), plan: ws.plan, entitlements: PLAN_ENTITLEMENTS[ws.plan] };
+        ctx.body = {
+          balanceUsd: microsToUsd(ws.creditBalanceMicros),
+          plan: ws.plan,
+          entitlements: PLAN_ENTITLEMENTS[ws.plan],
+        };
       },
     }),
   ];

@@ -17,7 +17,12 @@ export const signInBody = z.object({ email, password: z.string().min(1).max(200)
 
 export const verifyEmailBody = z.object({ token: z.string().min(1).max(200) });
 
-export const userOut = z.object({ id: z.uuid(), email: z.string(), name: z.string().nullable(), emailVerified: z.boolean() });
+export const userOut = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  name: z.string().nullable(),
+  emailVerified: z.boolean(),
+});
 
 export const workspaceOut = z.object({ id: z.uuid(), name: z.string(), plan: z.enum(PLANS), role: z.enum(ROLES) });
 

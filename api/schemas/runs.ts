@@ -10,10 +10,13 @@ const object = z.record(z.string(), z.unknown());
 export const createRunBody = z.object({
   agentId: z.uuid(),
   input: object
-    .refine((v) => v.fileIds === undefined || (Array.isArray(v.fileIds) && v.fileIds.every((f) => typeof f === 'string')), {
-      message: 'fileIds must be an array of file ids',
-      path: ['fileIds'],
-    })
+    .refine(
+      (v) => v.fileIds === undefined || (Array.isArray(v.fileIds) && v.fileIds.every((f) => typeof f === 'string')),
+      {
+        message: 'fileIds must be an array of file ids',
+        path: ['fileIds'],
+      },
+    )
     .default({}),
   metadata: object.default({}),
 });

@@ -31,7 +31,9 @@ export const deliveryOut = z.object({
   type: z.enum(WEBHOOK_EVENTS),
   runId: z.uuid(),
   status: z.enum(['pending', 'succeeded', 'failed']),
-  attempts: z.array(z.object({ at: z.iso.datetime(), statusCode: z.number().int().nullable(), error: z.string().nullable() })),
+  attempts: z.array(
+    z.object({ at: z.iso.datetime(), statusCode: z.number().int().nullable(), error: z.string().nullable() }),
+  ),
   createdAt: z.iso.datetime(),
 });
 

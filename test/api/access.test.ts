@@ -105,14 +105,20 @@ describe('credentials and access', () => {
   it('refuses session writes from a foreign Origin (CSRF) but allows configured and absent origins', async () => {
     const owner = await signUp(h);
     const create = (headers: Record<string, string>) =>
-      h.request('/v1/api-keys', { method: 'POST', headers: { cookie: owner.cookie, ...headers }, json: { name: 'k', scopes: ['runs:read'] } });
+      h.request('/v1/api-keys', {
+        method: 'POST',
+        headers: { cookie: owner.cookie, ...headers },
+        json: { name: 'k', scopes: ['runs:read'] },
+      });
     const evil = await create({ Origin: 'https://evil.example' });
     expect(evil.status).toBe(403);
     expect((await evil.json()).error.code).toBe('forbidden');
     expect((await create({ Origin: h.config.consoleOrigins[0] })).status).toBe(201);
     expect((await create({})).status).toBe(201);
     // reads are not subject to the origin check
-    expect((await h.request('/v1/api-keys', { headers: { cookie: owner.cookie, Origin: 'https://evil.example' } })).status).toBe(200);
+    expect(
+      (await h.request('/v1/api-keys', { headers: { cookie: owner.cookie, Origin: 'https://evil.example' } })).status,
+    ).toBe(200);
   });
 
   it('does not apply the origin check to API keys', async () => {

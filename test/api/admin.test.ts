@@ -33,7 +33,9 @@ describe('operator CLI', () => {
     await runAdmin(h.orm, ['credits:set', owner.workspaceId, '12.5']);
     const conn = h.orm.em.fork().getConnection();
     const [ws] = await conn.execute('select credit_balance_micros from workspaces where id = ?', [owner.workspaceId]);
-    const [sum] = await conn.execute('select sum(amount_micros) as total from ledger_entries where workspace_id = ?', [owner.workspaceId]);
+    const [sum] = await conn.execute('select sum(amount_micros) as total from ledger_entries where workspace_id = ?', [
+      owner.workspaceId,
+    ]);
     expect(Number(ws.credit_balance_micros)).toBe(12_500_000);
     expect(Number(sum.total)).toBe(12_500_000);
   });

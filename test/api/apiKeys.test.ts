@@ -20,7 +20,15 @@ describe('API keys', () => {
     });
     expect(res.status).toBe(201);
     const created = await res.json();
-    expect(Object.keys(created).sort()).toEqual(['createdAt', 'id', 'key', 'monthlySpendCapUsd', 'name', 'prefix', 'scopes']);
+    expect(Object.keys(created).sort()).toEqual([
+      'createdAt',
+      'id',
+      'key',
+      'monthlySpendCapUsd',
+      'name',
+      'prefix',
+      'scopes',
+    ]);
     expect(created.key).toMatch(/^svc_live_[0-9A-Za-z]{40,44}$/);
     expect(created.prefix).toBe(created.key.slice(0, 12));
     expect(created.scopes).toEqual(['runs:read', 'runs:write']);
@@ -40,20 +48,31 @@ describe('API keys', () => {
     });
     expect(JSON.stringify(list)).not.toContain(created.key);
     // at rest: only the SHA-256
-    const rows = await h.orm.em.fork().getConnection().execute('select key_hash from api_keys where id = ?', [created.id]);
+    const rows = await h.orm.em
+      .fork()
+      .getConnection()
+      .execute('select key_hash from api_keys where id = ?', [created.id]);
     expect(rows[0].key_hash).toBe(sha256Hex(created.key));
   });
 
   it('rejects unknown scopes, an empty list and every wildcard with 400 validation_error', async () => {
     const owner = await signUp(h);
     for (const scopes of [[], ['*'], ['runs:*'], ['*:read'], ['runs:read', 'admin'], 'runs:read']) {
-      const res = await h.request('/v1/api-keys', { method: 'POST', headers: { cookie: owner.cookie }, json: { name: 'x', scopes } });
+      const res = await h.request('/v1/api-keys', {
+        method: 'POST',
+        headers: { cookie: owner.cookie },
+        json: { name: 'x', scopes },
+      });
       expect(res.status).toBe(400);
       const body = await res.json();
       expect(body.error.code).toBe('validation_error');
       expect(body.error.details.issues[0].path).toMatch(/^scopes/);
     }
-    const noName = await h.request('/v1/api-keys', { method: 'POST', headers: { cookie: owner.cookie }, json: { scopes: ['runs:read'] } });
+    const noName = await h.request('/v1/api-keys', {
+      method: 'POST',
+      headers: { cookie: owner.cookie },
+      json: { scopes: ['runs:read'] },
+    });
     expect(noName.status).toBe(400);
   });
 
@@ -67,7 +86,11 @@ describe('API keys', () => {
     });
     expect(denied.status).toBe(403);
     expect((await denied.json()).error.code).toBe('forbidden');
-    const allowed = await h.request('/v1/api-keys', { method: 'POST', headers: bearer(key), json: { name: 'narrower', scopes: ['runs:read'] } });
+    const allowed = await h.request('/v1/api-keys', {
+      method: 'POST',
+      headers: bearer(key),
+      json: { name: 'narrower', scopes: ['runs:read'] },
+    });
     expect(allowed.status).toBe(201);
   });
 
@@ -111,7 +134,11 @@ describe('API keys', () => {
     await createKey(h, owner, ['runs:write']);
     const { apiKeys } = await (await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } })).json();
     const put = (monthlySpendCapUsd: unknown) =>
-      h.request(`/v1/api-keys/${apiKeys[0].id}/spend-cap`, { method: 'PUT', headers: { cookie: owner.cookie }, json: { monthlySpendCapUsd } });
+      h.request(`/v1/api-keys/${apiKeys[0].id}/spend-cap`, {
+        method: 'PUT',
+        headers: { cookie: owner.cookie },
+        json: { monthlySpendCapUsd },
+      });
     const set = await put(0.123456789);
     expect(set.status).toBe(200);
     expect(await set.json()).toMatchObject({ id: apiKeys[0].id, monthlySpendCapUsd: 0.123457, spentThisMonthUsd: 0 });

@@ -29,10 +29,10 @@ describe('console auth', () => {
     expect(cookie).toContain('Path=/');
     expect(cookie).not.toContain('Secure');
     // the grant is real: the workspace balance equals SVC_TRIAL_CREDITS_USD (default 5)
-    const rows = await h.orm.em.fork().getConnection().execute(
-      'select credit_balance_micros from workspaces where id = ?',
-      [body.workspace.id],
-    );
+    const rows = await h.orm.em
+      .fork()
+      .getConnection()
+      .execute('select credit_balance_micros from workspaces where id = ?', [body.workspace.id]);
     expect(Number(rows[0].credit_balance_micros)).toBe(h.config.trialCreditsUsd * 1_000_000);
   });
 
@@ -61,7 +61,10 @@ describe('console auth', () => {
 
   it('enforces password length 8..200', async () => {
     for (const password of ['1234567', 'x'.repeat(201)]) {
-      const res = await h.request('/v1/console/auth/sign-up', { method: 'POST', json: { email: uniqueEmail(), password } });
+      const res = await h.request('/v1/console/auth/sign-up', {
+        method: 'POST',
+        json: { email: uniqueEmail(), password },
+      });
       expect(res.status).toBe(400);
       expect((await res.json()).error.details.issues[0].path).toBe('password');
     }
@@ -158,10 +161,18 @@ describe('sign-in and sign-up rate limits (per client IP)', () => {
     await freshRateWindow();
     const headers = { 'X-Forwarded-For': ip() };
     for (let i = 0; i < 2; i++) {
-      const res = await h.request('/v1/console/auth/sign-up', { method: 'POST', headers, json: { email: uniqueEmail(), password: 'password123' } });
+      const res = await h.request('/v1/console/auth/sign-up', {
+        method: 'POST',
+        headers,
+        json: { email: uniqueEmail(), password: 'password123' },
+      });
       expect(res.status).toBe(201);
     }
-    const res = await h.request('/v1/console/auth/sign-up', { method: 'POST', headers, json: { email: uniqueEmail(), password: 'password123' } });
+    const res = await h.request('/v1/console/auth/sign-up', {
+      method: 'POST',
+      headers,
+      json: { email: uniqueEmail(), password: 'password123' },
+    });
     expect(res.status).toBe(429);
     const retryAfter = Number(res.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -180,10 +191,18 @@ describe('sign-in and sign-up rate limits (per client IP)', () => {
     await freshRateWindow();
     const headers = { 'X-Forwarded-For': ip() };
     for (let i = 0; i < 3; i++) {
-      const res = await h.request('/v1/console/auth/sign-in', { method: 'POST', headers, json: { email: uniqueEmail(), password: 'nope-nope' } });
+      const res = await h.request('/v1/console/auth/sign-in', {
+        method: 'POST',
+        headers,
+        json: { email: uniqueEmail(), password: 'nope-nope' },
+      });
       expect(res.status).toBe(401);
     }
-    const res = await h.request('/v1/console/auth/sign-in', { method: 'POST', headers, json: { email: uniqueEmail(), password: 'nope-nope' } });
+    const res = await h.request('/v1/console/auth/sign-in', {
+      method: 'POST',
+      headers,
+      json: { email: uniqueEmail(), password: 'nope-nope' },
+    });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
   });

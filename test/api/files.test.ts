@@ -129,7 +129,13 @@ describe('files and folders', () => {
     await expectError(uploadRaw(h, auth, one, { query: `?folderId=${crypto.randomUUID()}` }), 400);
     await expectError(uploadForm(h, auth, [['other', new Blob([one]), 'a.bin']]), 400);
     await expectError(uploadForm(h, auth, [['file', new Blob([]), 'empty.bin']]), 400);
-    await expectError(uploadForm(h, auth, [['file', new Blob([one]), 'a.bin'], ['folderId', 'nope']]), 400);
+    await expectError(
+      uploadForm(h, auth, [
+        ['file', new Blob([one]), 'a.bin'],
+        ['folderId', 'nope'],
+      ]),
+      400,
+    );
     expect((await (await h.request('/v1/files', { headers: auth })).json()).files).toEqual([]);
     expect(await storedFiles(storageDir)).toEqual(before);
   });
@@ -228,7 +234,7 @@ describe('files and folders', () => {
     await expectError(h.request(`/v1/folders/${folder.id}`, { method: 'DELETE', headers: auth }), 404);
   });
 
-  it("answers 404 for every id of another workspace, and 400 when one is referenced", async () => {
+  it('answers 404 for every id of another workspace, and 400 when one is referenced', async () => {
     const mine = await account(h);
     const theirs = await account(h);
     const folder = await (await h.request('/v1/folders', json(theirs, 'POST', { name: 'private' }))).json();

@@ -84,7 +84,10 @@ describe('HTTP foundation', () => {
   });
 
   it('reports schema failures as 400 validation_error with details.issues', async () => {
-    const res = await h.request('/v1/console/auth/sign-up', { method: 'POST', json: { email: 'not-an-email', password: 'short' } });
+    const res = await h.request('/v1/console/auth/sign-up', {
+      method: 'POST',
+      json: { email: 'not-an-email', password: 'short' },
+    });
     const body = await expectEnvelope(res, 400, 'validation_error');
     const paths = body.error.details.issues.map((i: { path: string }) => i.path).sort();
     expect(paths).toEqual(['email', 'password']);
@@ -109,7 +112,11 @@ describe('HTTP foundation', () => {
     expect(create['x-scope']).toBe('keys:manage');
     const scopesSchema = create.requestBody.content['application/json'].schema.properties.scopes;
     expect(scopesSchema.items.enum).toContain('runs:read');
-    expect(doc.paths['/v1/api-keys/{id}'].delete.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true });
+    expect(doc.paths['/v1/api-keys/{id}'].delete.parameters[0]).toMatchObject({
+      name: 'id',
+      in: 'path',
+      required: true,
+    });
   });
 });
 
@@ -164,7 +171,9 @@ describe('error middleware', () => {
       });
       expect(res.status).toBe(500);
       const body = await res.json();
-      expect(body).toEqual({ error: { code: 'internal_error', message: 'Internal server error', requestId: 'req-500' } });
+      expect(body).toEqual({
+        error: { code: 'internal_error', message: 'Internal server error', requestId: 'req-500' },
+      });
       const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'unhandled error');
       expect(logged.reqId).toBe('req-500');
       expect(logged.err.message).toContain('boom');

@@ -54,7 +54,10 @@ describe('per-key rate limit', () => {
     expect(responses[0].headers.get('ratelimit-limit')).toBe('60');
     expect(responses.filter((r) => r.status === 200)).toHaveLength(60);
     expect(responses[60].status).toBe(429);
-    for (const [plan, limit] of [['business', '300'], ['scale', '1200']] as const) {
+    for (const [plan, limit] of [
+      ['business', '300'],
+      ['scale', '1200'],
+    ] as const) {
       await setPlan(h, owner.workspaceId, plan);
       const other = await createKey(h, owner, ['keys:manage']);
       expect((await h.request('/v1/api-keys', { headers: bearer(other) })).headers.get('ratelimit-limit')).toBe(limit);

@@ -18,7 +18,10 @@ describe('route declarations', () => {
       const methods = layer.methods.filter((m) => m !== 'HEAD');
       for (const method of methods) {
         const route = declared.get(`${method} ${layer.path}`);
-        expect({ route: `${method} ${layer.path}`, declared: Boolean(route) }).toEqual({ route: `${method} ${layer.path}`, declared: true });
+        expect({ route: `${method} ${layer.path}`, declared: Boolean(route) }).toEqual({
+          route: `${method} ${layer.path}`,
+          declared: true,
+        });
       }
     }
   });

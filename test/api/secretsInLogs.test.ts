@@ -16,7 +16,10 @@ describe('logs', () => {
     const token = account.cookie.split('=')[1];
     const key = await createKey(h, account, ['keys:manage']);
     await h.request('/v1/console/auth/sign-in', { method: 'POST', json: { email: account.email, password } });
-    await h.request('/v1/console/auth/sign-in', { method: 'POST', json: { email: account.email, password: `${password}x` } });
+    await h.request('/v1/console/auth/sign-in', {
+      method: 'POST',
+      json: { email: account.email, password: `${password}x` },
+    });
     await h.request('/v1/api-keys', { headers: bearer(key) });
     await h.request('/v1/api-keys', { headers: bearer(`${key}x`) });
     await h.request('/v1/api-keys?token=' + token, { headers: { cookie: account.cookie } });

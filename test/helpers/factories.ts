@@ -14,10 +14,16 @@ export interface Account {
 export const uniqueEmail = (tag = 'user') => `${tag}-${randomUUID()}@example.com`;
 
 /** Signs up through the real route and returns the session cookie (`svc_session=…`). */
-export async function signUp(h: Harness, opts: { email?: string; password?: string; name?: string } = {}): Promise<Account> {
+export async function signUp(
+  h: Harness,
+  opts: { email?: string; password?: string; name?: string } = {},
+): Promise<Account> {
   const email = opts.email ?? uniqueEmail();
   const password = opts.password ?? `pw-${randomUUID()}`;
-  const res = await h.request('/v1/console/auth/sign-up', { method: 'POST', json: { email, password, name: opts.name } });
+  const res = await h.request('/v1/console/auth/sign-up', {
+    method: 'POST',
+    json: { email, password, name: opts.name },
+  });
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { user: { id: string }; workspace: { id: string } };
   return { email, password, cookie: sessionCookie(res), userId: body.user.id, workspaceId: body.workspace.id };
@@ -32,7 +38,11 @@ export function sessionCookie(res: Response): string {
 
 /** Creates an API key through the real route, as the account's owner session. */
 export async function createKey(h: Harness, account: Account, scopes: Scope[], name = 'test key'): Promise<string> {
-  const res = await h.request('/v1/api-keys', { method: 'POST', headers: { cookie: account.cookie }, json: { name, scopes } });
+  const res = await h.request('/v1/api-keys', {
+    method: 'POST',
+    headers: { cookie: account.cookie },
+    json: { name, scopes },
+  });
   if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { key: string }).key;
 }
@@ -40,7 +50,9 @@ export async function createKey(h: Harness, account: Account, scopes: Scope[], n
 /** Adds an existing user to a workspace with a role (no route for invitations yet). */
 export async function addMember(h: Harness, userId: string, workspaceId: string, role: Role): Promise<void> {
   const em = h.orm.em.fork();
-  await em.persist(new Membership(em.getReference(User, userId), em.getReference(Workspace, workspaceId), role)).flush();
+  await em
+    .persist(new Membership(em.getReference(User, userId), em.getReference(Workspace, workspaceId), role))
+    .flush();
 }
 
 export async function setPlan(h: Harness, workspaceId: string, plan: Plan): Promise<void> {

@@ -7,7 +7,9 @@ const ROOT = path.resolve(__dirname, '../..');
  * A real worker process (`tsx worker/main.ts`), in its own process group so a test can kill -9 it
  * the way an operator or the OOM killer would. Resolves once it logs that it polls.
  */
-export async function spawnWorker(env: Record<string, string>): Promise<{ child: ChildProcess; kill9(): void; output: string[] }> {
+export async function spawnWorker(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; kill9(): void; output: string[] }> {
   const output: string[] = [];
   const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['worker/main.ts'], {
     cwd: ROOT,

@@ -20,7 +20,11 @@ export async function waitForStatus(
   throw new Error(`run ${runId} did not reach ${wanted.join('|')}; last seen ${JSON.stringify(last)}`);
 }
 
-export async function createAgent(h: Harness, headers: Record<string, string>, body: Record<string, unknown>): Promise<any> {
+export async function createAgent(
+  h: Harness,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+): Promise<any> {
   const res = await h.request('/v1/agents', { method: 'POST', headers, json: { name: 'agent', ...body } });
   if (res.status !== 201) throw new Error(`agent creation failed: ${res.status} ${await res.text()}`);
   return res.json();

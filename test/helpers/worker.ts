@@ -10,7 +10,10 @@ let runtimeInstalled = false;
 
 /** The workflow bundle, built once per test file (webpack is the slow part of starting a worker). */
 export function workflowBundle(): Promise<{ code: string }> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: new DefaultLogger('WARN') });
+  bundle ??= bundleWorkflowCode({
+    workflowsPath: require.resolve('../../workflows'),
+    logger: new DefaultLogger('WARN'),
+  });
   return bundle;
 }
 

@@ -16,14 +16,26 @@ describe('agents and catalogues', () => {
   afterAll(() => h.close());
 
   it('creates from the default preset and versions every definition change, not a rename', async () => {
-    const created = await (await h.request('/v1/agents', { method: 'POST', headers: writer, json: { name: 'A' } })).json();
-    expect(created).toMatchObject({ presetId: 'general-assistant', version: 1, modelId: 'builtin/echo', tools: [], instructions: null });
+    const created = await (
+      await h.request('/v1/agents', { method: 'POST', headers: writer, json: { name: 'A' } })
+    ).json();
+    expect(created).toMatchObject({
+      presetId: 'general-assistant',
+      version: 1,
+      modelId: 'builtin/echo',
+      tools: [],
+      instructions: null,
+    });
     expect(created.settings).toEqual({ approval: 'never', review: false, maxSteps: 25 });
     const patch = (json: unknown) => h.request(`/v1/agents/${created.id}`, { method: 'PATCH', headers: writer, json });
     const renamed = await (await patch({ name: 'B' })).json();
     expect(renamed).toMatchObject({ name: 'B', version: 1 });
     const v2 = await (await patch({ instructions: 'Be brief.', settings: { review: true } })).json();
-    expect(v2).toMatchObject({ version: 2, instructions: 'Be brief.', settings: { approval: 'never', review: true, maxSteps: 25 } });
+    expect(v2).toMatchObject({
+      version: 2,
+      instructions: 'Be brief.',
+      settings: { approval: 'never', review: true, maxSteps: 25 },
+    });
     const { versions } = await (await h.request(`/v1/agents/${created.id}/versions`, { headers: writer })).json();
     expect(versions.map((v: { version: number; instructions: string | null }) => [v.version, v.instructions])).toEqual([
       [2, 'Be brief.'],
@@ -52,10 +64,21 @@ describe('agents and catalogues', () => {
 
   it('adds instructions and saved reads to the definition only when the key also has runner:run (spec §4.3)', async () => {
     const agent = await (
-      await h.request('/v1/agents', { method: 'POST', headers: writer, json: { name: 'D', instructions: 'secret sauce' } })
+      await h.request('/v1/agents', {
+        method: 'POST',
+        headers: writer,
+        json: { name: 'D', instructions: 'secret sauce' },
+      })
     ).json();
     const plain = await (await h.request(`/v1/agents/${agent.id}/definition`, { headers: writer })).json();
-    expect(plain).toEqual({ id: agent.id, name: 'D', version: 1, modelId: 'builtin/echo', tools: [], settings: agent.settings });
+    expect(plain).toEqual({
+      id: agent.id,
+      name: 'D',
+      version: 1,
+      modelId: 'builtin/echo',
+      tools: [],
+      settings: agent.settings,
+    });
     const runner = bearer(await createKey(h, owner, ['agents:read', 'runner:run']));
     const full = await (await h.request(`/v1/agents/${agent.id}/definition`, { headers: runner })).json();
     expect(full).toMatchObject({ instructions: 'secret sauce', savedReads: [] });
@@ -68,8 +91,16 @@ describe('agents and catalogues', () => {
     const { models } = await (await h.request('/v1/models', { headers: writer })).json();
     expect(models).toEqual(
       expect.arrayContaining([
-        { id: 'builtin/echo', provider: 'builtin', pricing: { inputPerMTokUsd: 0, outputPerMTokUsd: 0, perRunUsd: 0.001 } },
-        { id: 'builtin/scripted', provider: 'builtin', pricing: { inputPerMTokUsd: 0, outputPerMTokUsd: 0, perRunUsd: 0.001 } },
+        {
+          id: 'builtin/echo',
+          provider: 'builtin',
+          pricing: { inputPerMTokUsd: 0, outputPerMTokUsd: 0, perRunUsd: 0.001 },
+        },
+        {
+          id: 'builtin/scripted',
+          provider: 'builtin',
+          pricing: { inputPerMTokUsd: 0, outputPerMTokUsd: 0, perRunUsd: 0.001 },
+        },
       ]),
     );
     const { tools } = await (await h.request('/v1/tools', { headers: writer })).json();

@@ -21,7 +21,9 @@ describe('run creation checks', () => {
   const setup = async () => {
     const owner = await signUp(h);
     await setPlan(h, owner.workspaceId, 'scale');
-    const auth = bearer(await createKey(h, owner, ['runs:read', 'runs:write', 'agents:write', 'usage:read', 'keys:manage']));
+    const auth = bearer(
+      await createKey(h, owner, ['runs:read', 'runs:write', 'agents:write', 'usage:read', 'keys:manage']),
+    );
     const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
     return { owner, auth, agent };
   };
@@ -34,16 +36,26 @@ describe('run creation checks', () => {
     const first = await h.request('/v1/runs', { method: 'POST', headers, json: body });
     expect(first.status).toBe(201);
     const run = await first.json();
-    const again = await h.request('/v1/runs', { method: 'POST', headers, json: { input: { b: [1, 2], a: 1 }, agentId: agent.id } });
+    const again = await h.request('/v1/runs', {
+      method: 'POST',
+      headers,
+      json: { input: { b: [1, 2], a: 1 }, agentId: agent.id },
+    });
     expect(again.status).toBe(200);
     expect((await again.json()).id).toBe(run.id);
-    const other = await h.request('/v1/runs', { method: 'POST', headers, json: { agentId: agent.id, input: { a: 2 } } });
+    const other = await h.request('/v1/runs', {
+      method: 'POST',
+      headers,
+      json: { agentId: agent.id, input: { a: 2 } },
+    });
     expect(other.status).toBe(409);
     expect((await other.json()).error.code).toBe('conflict');
     // concurrent creates with one key make one run
     const key2 = randomUUID();
     const burst = await Promise.all(
-      Array.from({ length: 5 }, () => h.request('/v1/runs', { method: 'POST', headers: { ...auth, 'Idempotency-Key': key2 }, json: body })),
+      Array.from({ length: 5 }, () =>
+        h.request('/v1/runs', { method: 'POST', headers: { ...auth, 'Idempotency-Key': key2 }, json: body }),
+      ),
     );
     const ids = new Set(await Promise.all(burst.map(async (r) => (await r.json()).id)));
     expect(ids.size).toBe(1);
@@ -52,14 +64,22 @@ describe('run creation checks', () => {
 
   it('checks in order: unknown agent 404, unknown file 400', async () => {
     const { auth, agent } = await setup();
-    const missing = await h.request('/v1/runs', { method: 'POST', headers: auth, json: { agentId: randomUUID(), input: { fileIds: [randomUUID()] } } });
+    const missing = await h.request('/v1/runs', {
+      method: 'POST',
+      headers: auth,
+      json: { agentId: randomUUID(), input: { fileIds: [randomUUID()] } },
+    });
     expect(missing.status).toBe(404);
-    const noFile = await h.request('/v1/runs', { method: 'POST', headers: auth, json: { agentId: agent.id, input: { fileIds: [randomUUID()] } } });
+    const noFile = await h.request('/v1/runs', {
+      method: 'POST',
+      headers: auth,
+      json: { agentId: agent.id, input: { fileIds: [randomUUID()] } },
+    });
     expect(noFile.status).toBe(400);
     expect((await noFile.json()).error.details.issues[0].path).toBe('input.fileIds.0');
   });
 
-  it('accepts fileIds of uploaded files and keeps them in the run input; another workspace\'s file is unknown', async () => {
+  it("accepts fileIds of uploaded files and keeps them in the run input; another workspace's file is unknown", async () => {
     const { owner, auth, agent } = await setup();
     const writer = bearer(await createKey(h, owner, ['files:write']));
     const upload = await h.request('/v1/files', {
@@ -106,32 +126,49 @@ describe('run creation checks', () => {
     const auth = bearer(key);
     const { apiKeys } = await (await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } })).json();
     const keyId = apiKeys.find((k: { prefix: string }) => key.startsWith(k.prefix)).id;
-    await h.request(`/v1/api-keys/${keyId}/spend-cap`, { method: 'PUT', headers: { cookie: owner.cookie }, json: { monthlySpendCapUsd: 0.002 } });
-    for (let i = 0; i < 2; i++) await waitForStatus(h, auth, (await createRun(h, auth, { agentId: agent.id })).id, 'succeeded');
+    await h.request(`/v1/api-keys/${keyId}/spend-cap`, {
+      method: 'PUT',
+      headers: { cookie: owner.cookie },
+      json: { monthlySpendCapUsd: 0.002 },
+    });
+    for (let i = 0; i < 2; i++)
+      await waitForStatus(h, auth, (await createRun(h, auth, { agentId: agent.id })).id, 'succeeded');
     const capped = await h.request('/v1/runs', { method: 'POST', headers: auth, json: { agentId: agent.id } });
     expect(capped.status).toBe(402);
-    expect((await capped.json()).error).toMatchObject({ code: 'billing.spend_cap_exceeded', details: { cap: 0.002, spent: 0.002 } });
+    expect((await capped.json()).error).toMatchObject({
+      code: 'billing.spend_cap_exceeded',
+      details: { cap: 0.002, spent: 0.002 },
+    });
     const listed = await (await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } })).json();
     expect(listed.apiKeys.find((k: { id: string }) => k.id === keyId).spentThisMonthUsd).toBe(0.002);
     // the session is not subject to a key's cap
     await runAdmin(h.orm, ['user:verify', owner.email]);
-    expect((await h.request('/v1/runs', { method: 'POST', headers: { cookie: owner.cookie }, json: { agentId: agent.id } })).status).toBe(201);
+    expect(
+      (await h.request('/v1/runs', { method: 'POST', headers: { cookie: owner.cookie }, json: { agentId: agent.id } }))
+        .status,
+    ).toBe(201);
   });
 
   it('limits unverified sessions to SVC_UNVERIFIED_RUN_LIMIT runs; keys and verified sessions are not limited', async () => {
     const { owner, auth, agent } = await setup();
     const session = { cookie: owner.cookie };
     for (let i = 0; i < h.config.unverifiedRunLimit; i++) {
-      expect((await h.request('/v1/runs', { method: 'POST', headers: session, json: { agentId: agent.id } })).status).toBe(201);
+      expect(
+        (await h.request('/v1/runs', { method: 'POST', headers: session, json: { agentId: agent.id } })).status,
+      ).toBe(201);
     }
     const over = await h.request('/v1/runs', { method: 'POST', headers: session, json: { agentId: agent.id } });
     expect(over.status).toBe(403);
     const body = await over.json();
     expect(body.error.code).toBe('auth.email_verification_required');
     expect(body.error.message).toContain(String(h.config.unverifiedRunLimit));
-    expect((await h.request('/v1/runs', { method: 'POST', headers: auth, json: { agentId: agent.id } })).status).toBe(201);
+    expect((await h.request('/v1/runs', { method: 'POST', headers: auth, json: { agentId: agent.id } })).status).toBe(
+      201,
+    );
     await runAdmin(h.orm, ['user:verify', owner.email]);
-    expect((await h.request('/v1/runs', { method: 'POST', headers: session, json: { agentId: agent.id } })).status).toBe(201);
+    expect(
+      (await h.request('/v1/runs', { method: 'POST', headers: session, json: { agentId: agent.id } })).status,
+    ).toBe(201);
   });
 
   it('marks the run failed and answers 503 when its workflow cannot be started, never leaving it queued', async () => {
@@ -152,7 +189,8 @@ describe('run creation checks', () => {
 
   it('reports usage by day and by agent, and the balance after charges', async () => {
     const { auth, agent } = await setup();
-    for (let i = 0; i < 2; i++) await waitForStatus(h, auth, (await createRun(h, auth, { agentId: agent.id, input: { i } })).id, 'succeeded');
+    for (let i = 0; i < 2; i++)
+      await waitForStatus(h, auth, (await createRun(h, auth, { agentId: agent.id, input: { i } })).id, 'succeeded');
     const today = new Date().toISOString().slice(0, 10);
     const usage = await (await h.request(`/v1/usage?from=${today}&to=${today}`, { headers: auth })).json();
     expect(usage).toMatchObject({ from: today, to: today, runs: 2, costUsd: 0.002 });

@@ -33,7 +33,10 @@ describe('durability', () => {
 
   const history = async (runId: string) => {
     const conn = h.orm.em.fork().getConnection();
-    const events: Array<{ status: string }> = await conn.execute(`select data->>'status' as status from run_events where run_id = ? and type = 'run.status' order by seq`, [runId]);
+    const events: Array<{ status: string }> = await conn.execute(
+      `select data->>'status' as status from run_events where run_id = ? and type = 'run.status' order by seq`,
+      [runId],
+    );
     const charges = await conn.execute(`select count(*)::int as n from ledger_entries where run_id = ?`, [runId]);
     return { statuses: events.map((e) => e.status), charges: charges[0].n };
   };
@@ -41,11 +44,16 @@ describe('durability', () => {
   it('finishes a run whose worker was killed -9 while it waited in needs_input', async () => {
     const agent = await createAgent(h, auth, { presetId: 'scripted' });
     const first = await spawnWorker(workerEnv());
-    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ ask: 'name?' }, { final: { done: true } }] } });
+    const run = await createRun(h, auth, {
+      agentId: agent.id,
+      input: { script: [{ ask: 'name?' }, { final: { done: true } }] },
+    });
     await waitForStatus(h, auth, run.id, 'needs_input');
     first.kill9();
     // the answer is accepted while no worker runs at all: Temporal keeps the signal
-    expect((await h.request(`/v1/runs/${run.id}/input`, { method: 'POST', headers: auth, json: { answer: 'Ada' } })).status).toBe(202);
+    expect(
+      (await h.request(`/v1/runs/${run.id}/input`, { method: 'POST', headers: auth, json: { answer: 'Ada' } })).status,
+    ).toBe(202);
     const second = await spawnWorker(workerEnv());
     try {
       const done = await waitForStatus(h, auth, run.id, 'succeeded', 60_000);
@@ -109,7 +117,9 @@ describe('durability', () => {
       await h.close();
       h = await startApi(h.config);
       await waitForStatus(h, auth, run.id, 'needs_input');
-      expect((await h.request(`/v1/runs/${run.id}/input`, { method: 'POST', headers: auth, json: { answer: 42 } })).status).toBe(202);
+      expect(
+        (await h.request(`/v1/runs/${run.id}/input`, { method: 'POST', headers: auth, json: { answer: 42 } })).status,
+      ).toBe(202);
       const done = await waitForStatus(h, auth, run.id, 'succeeded');
       expect(done.output).toEqual({ answers: [42] });
     } finally {

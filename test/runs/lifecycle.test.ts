@@ -14,7 +14,9 @@ describe('run lifecycle', () => {
     const owner = await signUp(h);
     // the tests poll; the scale plan's 1200 requests a minute keep the rate limit out of the way
     await setPlan(h, owner.workspaceId, 'scale');
-    auth = bearer(await createKey(h, owner, ['runs:read', 'runs:write', 'agents:read', 'agents:write', 'feedback:write']));
+    auth = bearer(
+      await createKey(h, owner, ['runs:read', 'runs:write', 'agents:read', 'agents:write', 'feedback:write']),
+    );
   }, 120_000);
   afterAll(async () => {
     await worker?.stop();
@@ -25,9 +27,20 @@ describe('run lifecycle', () => {
 
   it('runs builtin/echo to succeeded with the echoed input, usage and steps', async () => {
     const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
-    expect(agent).toMatchObject({ version: 1, modelId: 'builtin/echo', settings: { approval: 'never', review: false } });
+    expect(agent).toMatchObject({
+      version: 1,
+      modelId: 'builtin/echo',
+      settings: { approval: 'never', review: false },
+    });
     const run = await createRun(h, auth, { agentId: agent.id, input: { hello: 'world' }, metadata: { ticket: 7 } });
-    expect(run).toMatchObject({ status: 'queued', agentId: agent.id, agentVersion: 1, output: null, error: null, pendingAction: null });
+    expect(run).toMatchObject({
+      status: 'queued',
+      agentId: agent.id,
+      agentVersion: 1,
+      output: null,
+      error: null,
+      pendingAction: null,
+    });
     const done = await waitForStatus(h, auth, run.id, 'succeeded');
     expect(done.output).toEqual({ echo: { hello: 'world' } });
     expect(done.metadata).toEqual({ ticket: 7 });
@@ -78,7 +91,9 @@ describe('run lifecycle', () => {
 
     const reviewing = await waitForStatus(h, auth, run.id, 'needs_review');
     expect(reviewing.pendingAction).toMatchObject({ type: 'review', proposedOutput: { draft: 'Hello' } });
-    expect((await post(`/v1/runs/${run.id}/review`, { accept: true, correctedOutput: { draft: 'Hello, Ada' } })).status).toBe(202);
+    expect(
+      (await post(`/v1/runs/${run.id}/review`, { accept: true, correctedOutput: { draft: 'Hello, Ada' } })).status,
+    ).toBe(202);
 
     const done = await waitForStatus(h, auth, run.id, 'succeeded');
     expect(done.output).toEqual({ draft: 'Hello, Ada' });
@@ -125,7 +140,10 @@ describe('run lifecycle', () => {
   });
 
   it('cancels from needs_input, needs_approval and needs_review, and refuses to cancel twice', async () => {
-    const agent = await createAgent(h, auth, { presetId: 'scripted', settings: { approval: 'before_output', review: true } });
+    const agent = await createAgent(h, auth, {
+      presetId: 'scripted',
+      settings: { approval: 'before_output', review: true },
+    });
     const cases: Array<[string, unknown[], (id: string) => Promise<void>]> = [
       ['needs_input', [{ ask: 'q' }], async () => undefined],
       ['needs_approval', [{ final: 1 }], async () => undefined],
@@ -190,17 +208,27 @@ describe('run lifecycle', () => {
     const run = await createRun(h, auth, { agentId: agent.id, input: {} });
     const res = await post(`/v1/runs/${run.id}/feedback`, { rating: 4, correctedOutput: { better: true } });
     expect(res.status).toBe(201);
-    expect(await res.json()).toMatchObject({ runId: run.id, rating: 4, correctedOutput: { better: true }, comment: null });
+    expect(await res.json()).toMatchObject({
+      runId: run.id,
+      rating: 4,
+      correctedOutput: { better: true },
+      comment: null,
+    });
     expect((await post(`/v1/runs/${run.id}/feedback`, { rating: 6 })).status).toBe(400);
   });
 
   it('waits in needs_approval before a tool call when the agent says so, and runs the tool once approved', async () => {
     const agent = await createAgent(h, auth, { presetId: 'scripted', settings: { approval: 'before_tools' } });
     const args = { url: 'http://127.0.0.1:9/unreachable' };
-    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ tool: 'http_request', args }, { final: 'done' }] } });
+    const run = await createRun(h, auth, {
+      agentId: agent.id,
+      input: { script: [{ tool: 'http_request', args }, { final: 'done' }] },
+    });
     const waiting = await waitForStatus(h, auth, run.id, 'needs_approval');
     expect(waiting.pendingAction).toMatchObject({ type: 'approval', tool: 'http_request', args });
-    expect((await post(`/v1/runs/${run.id}/approve`, { approved: true, actionId: waiting.pendingAction.id })).status).toBe(202);
+    expect(
+      (await post(`/v1/runs/${run.id}/approve`, { approved: true, actionId: waiting.pendingAction.id })).status,
+    ).toBe(202);
     const done = await waitForStatus(h, auth, run.id, 'succeeded');
     expect(done.output).toBe('done');
     const { steps } = await (await h.request(`/v1/runs/${run.id}/steps`, { headers: auth })).json();
@@ -215,7 +243,11 @@ describe('run lifecycle', () => {
     await waitForStatus(h, auth, run.id, 'needs_input');
     const cut = await startApi({ ...h.config, temporal: { ...h.config.temporal, address: '127.0.0.1:9' } });
     try {
-      const res = await cut.request(`/v1/runs/${run.id}/input`, { method: 'POST', headers: auth, json: { answer: 'lost?' } });
+      const res = await cut.request(`/v1/runs/${run.id}/input`, {
+        method: 'POST',
+        headers: auth,
+        json: { answer: 'lost?' },
+      });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).not.toBeNull();
     } finally {

@@ -46,13 +46,18 @@ describe('run listing and the event stream', () => {
     expect(byAgent.runs).toHaveLength(10);
     for (const id of byAgent.runs.map((r: { id: string }) => r.id)) await waitForStatus(h, auth, id, 'needs_input');
     const waiting = await (await h.request('/v1/runs?status=needs_input&limit=100', { headers: auth })).json();
-    expect(waiting.runs.map((r: { id: string }) => r.id).sort()).toEqual(byAgent.runs.map((r: { id: string }) => r.id).sort());
+    expect(waiting.runs.map((r: { id: string }) => r.id).sort()).toEqual(
+      byAgent.runs.map((r: { id: string }) => r.id).sort(),
+    );
     expect((await h.request('/v1/runs?status=bogus', { headers: auth })).status).toBe(400);
   });
 
   it('streams events from create to the terminal status and resumes after Last-Event-ID', async () => {
     const agent = await createAgent(h, auth, { presetId: 'scripted' });
-    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ ask: 'name?' }, { final: { ok: true } }] } });
+    const run = await createRun(h, auth, {
+      agentId: agent.id,
+      input: { script: [{ ask: 'name?' }, { final: { ok: true } }] },
+    });
     const res = await h.request(`/v1/runs/${run.id}/events`, { headers: auth });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
@@ -90,7 +95,9 @@ describe('run listing and the event stream', () => {
     expect(events[events.length - 1].data.output).toEqual({ ok: true });
 
     const resumeFrom = events.find((e) => e.data.status === 'needs_input')!.id;
-    const resumed = await (await h.request(`/v1/runs/${run.id}/events`, { headers: { ...auth, 'Last-Event-ID': String(resumeFrom) } })).text();
+    const resumed = await (
+      await h.request(`/v1/runs/${run.id}/events`, { headers: { ...auth, 'Last-Event-ID': String(resumeFrom) } })
+    ).text();
     const resumedIds = [...resumed.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
     expect(resumedIds).toEqual(ids.filter((id) => id > resumeFrom));
   });

@@ -20,8 +20,21 @@ describe('local runs', () => {
       json: {
         agentId: agent.id,
         runs: [
-          { input: { q: 1 }, status: 'succeeded', output: { a: 1 }, startedAt: '2026-11-01T10:00:00Z', completedAt: '2026-11-01T10:00:05Z', usage: { inputTokens: 10, outputTokens: 3 } },
-          { input: {}, status: 'failed', error: { code: 'agent.tool_error', message: 'disk full' }, startedAt: '2026-11-01T11:00:00Z', completedAt: '2026-11-01T11:00:01Z' },
+          {
+            input: { q: 1 },
+            status: 'succeeded',
+            output: { a: 1 },
+            startedAt: '2026-11-01T10:00:00Z',
+            completedAt: '2026-11-01T10:00:05Z',
+            usage: { inputTokens: 10, outputTokens: 3 },
+          },
+          {
+            input: {},
+            status: 'failed',
+            error: { code: 'agent.tool_error', message: 'disk full' },
+            startedAt: '2026-11-01T11:00:00Z',
+            completedAt: '2026-11-01T11:00:01Z',
+          },
         ],
       },
     });
@@ -29,7 +42,12 @@ describe('local runs', () => {
     const { runs } = await res.json();
     expect(runs.map((r: { status: string }) => r.status)).toEqual(['succeeded', 'failed']);
     const ok = await (await h.request(`/v1/runs/${runs[0].id}`, { headers: auth })).json();
-    expect(ok).toMatchObject({ status: 'succeeded', output: { a: 1 }, usage: { inputTokens: 10, outputTokens: 3 }, completedAt: '2026-11-01T10:00:05.000Z' });
+    expect(ok).toMatchObject({
+      status: 'succeeded',
+      output: { a: 1 },
+      usage: { inputTokens: 10, outputTokens: 3 },
+      completedAt: '2026-11-01T10:00:05.000Z',
+    });
     const failed = await (await h.request(`/v1/runs/${runs[1].id}`, { headers: auth })).json();
     expect(failed.error).toEqual({ code: 'agent.tool_error', message: 'disk full' });
     // the event stream of a recorded run ends at once with its terminal status
@@ -41,7 +59,10 @@ describe('local runs', () => {
     const owner = await signUp(h);
     const reader = bearer(await createKey(h, owner, ['runs:read', 'runs:write', 'agents:write']));
     const agent = await createAgent(h, reader, { presetId: 'general-assistant' });
-    const body = { agentId: agent.id, runs: [{ status: 'succeeded', startedAt: '2026-11-01T10:00:00Z', completedAt: '2026-11-01T10:00:01Z' }] };
+    const body = {
+      agentId: agent.id,
+      runs: [{ status: 'succeeded', startedAt: '2026-11-01T10:00:00Z', completedAt: '2026-11-01T10:00:01Z' }],
+    };
     expect((await h.request('/v1/local-runs', { method: 'POST', headers: reader, json: body })).status).toBe(403);
     const runner = bearer(await createKey(h, owner, ['runner:run', 'runs:read']));
     const bad = { agentId: agent.id, runs: [...body.runs, { status: 'running', startedAt: 'x', completedAt: 'y' }] };

@@ -22,7 +22,9 @@ describe('webhook deliveries', () => {
   beforeEach(async () => {
     const owner = await signUp(h);
     await setPlan(h, owner.workspaceId, 'scale');
-    auth = bearer(await createKey(h, owner, ['webhooks:manage', 'runs:read', 'runs:write', 'agents:write', 'runner:run']));
+    auth = bearer(
+      await createKey(h, owner, ['webhooks:manage', 'runs:read', 'runs:write', 'agents:write', 'runner:run']),
+    );
     echo = await createAgent(h, auth, { presetId: 'general-assistant' });
   });
 
@@ -38,10 +40,19 @@ describe('webhook deliveries', () => {
     const all = await startReceiver();
     const onlyFailed = await startReceiver();
     try {
-      await subscribe(all.url, ['run.succeeded', 'run.failed', 'run.needs_input', 'run.needs_approval', 'run.needs_review']);
+      await subscribe(all.url, [
+        'run.succeeded',
+        'run.failed',
+        'run.needs_input',
+        'run.needs_approval',
+        'run.needs_review',
+      ]);
       await subscribe(onlyFailed.url, ['run.failed']);
       const scripted = await createAgent(h, auth, { presetId: 'scripted' });
-      const run = await createRun(h, auth, { agentId: scripted.id, input: { script: [{ ask: 'q?' }, { final: { ok: true } }] } });
+      const run = await createRun(h, auth, {
+        agentId: scripted.id,
+        input: { script: [{ ask: 'q?' }, { final: { ok: true } }] },
+      });
       await waitForStatus(h, auth, run.id, 'needs_input');
       await until(() => all.received.length === 1, 20_000, 'needs_input delivery');
       await h.request(`/v1/runs/${run.id}/input`, { method: 'POST', headers: auth, json: { answer: 'a' } });
@@ -64,7 +75,9 @@ describe('webhook deliveries', () => {
         const header = String(r.headers['x-svc-signature']);
         const t = /(?:^|,)t=(\d+)/.exec(header)![1];
         const v1 = /(?:^|,)v1=([0-9a-f]+)/.exec(header)![1];
-        const expected = createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${t}.`), r.raw])).digest();
+        const expected = createHmac('sha256', secret)
+          .update(Buffer.concat([Buffer.from(`${t}.`), r.raw]))
+          .digest();
         expect(timingSafeEqual(Buffer.from(v1, 'hex'), expected)).toBe(true);
         expect(Math.abs(Number(t) - r.at / 1000)).toBeLessThan(300);
         expect(r.headers['content-type']).toBe('application/json');
@@ -120,9 +133,15 @@ describe('webhook deliveries', () => {
       await sleep(3000);
       expect(rx.received).toHaveLength(3);
 
-      const again = await h.request(`/v1/webhooks/${sub.id}/deliveries/${log.id}/redeliver`, { method: 'POST', headers: auth });
+      const again = await h.request(`/v1/webhooks/${sub.id}/deliveries/${log.id}/redeliver`, {
+        method: 'POST',
+        headers: auth,
+      });
       expect(again.status).toBe(202);
-      const twice = await h.request(`/v1/webhooks/${sub.id}/deliveries/${log.id}/redeliver`, { method: 'POST', headers: auth });
+      const twice = await h.request(`/v1/webhooks/${sub.id}/deliveries/${log.id}/redeliver`, {
+        method: 'POST',
+        headers: auth,
+      });
       expect(twice.status).toBe(409);
       await until(() => rx.received.length === 6, 30_000, '3 more attempts');
       expect(rx.received.every((r) => r.raw.equals(rx.received[0].raw))).toBe(true);
@@ -204,8 +223,18 @@ describe('webhook deliveries', () => {
         json: {
           agentId: echo.id,
           runs: [
-            { status: 'succeeded', output: { a: 1 }, startedAt: '2026-11-01T10:00:00Z', completedAt: '2026-11-01T10:00:01Z' },
-            { status: 'failed', error: { code: 'agent.tool_error', message: 'x' }, startedAt: '2026-11-01T10:00:00Z', completedAt: '2026-11-01T10:00:01Z' },
+            {
+              status: 'succeeded',
+              output: { a: 1 },
+              startedAt: '2026-11-01T10:00:00Z',
+              completedAt: '2026-11-01T10:00:01Z',
+            },
+            {
+              status: 'failed',
+              error: { code: 'agent.tool_error', message: 'x' },
+              startedAt: '2026-11-01T10:00:00Z',
+              completedAt: '2026-11-01T10:00:01Z',
+            },
           ],
         },
       });
@@ -213,7 +242,10 @@ describe('webhook deliveries', () => {
       const { runs } = await res.json();
       await until(() => rx.received.length === 1, 20_000, 'local run delivery');
       const body = JSON.parse(rx.received[0].raw.toString());
-      expect(body).toMatchObject({ type: 'run.failed', run: { id: runs[1].id, status: 'failed', error: { code: 'agent.tool_error' } } });
+      expect(body).toMatchObject({
+        type: 'run.failed',
+        run: { id: runs[1].id, status: 'failed', error: { code: 'agent.tool_error' } },
+      });
     } finally {
       await rx.close();
     }

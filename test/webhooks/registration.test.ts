@@ -17,11 +17,19 @@ describe('webhook subscriptions', () => {
   const secret = 'a-very-secret-value-123';
 
   it('creates, lists and deletes with exactly the contract keys, never the secret', async () => {
-    const res = await create({ url: 'https://8.8.8.8/hook', events: ['run.succeeded', 'run.failed', 'run.succeeded'], secret });
+    const res = await create({
+      url: 'https://8.8.8.8/hook',
+      events: ['run.succeeded', 'run.failed', 'run.succeeded'],
+      secret,
+    });
     expect(res.status).toBe(201);
     const sub = await res.json();
     expect(Object.keys(sub).sort()).toEqual(['createdAt', 'events', 'id', 'status', 'updatedAt', 'url']);
-    expect(sub).toMatchObject({ url: 'https://8.8.8.8/hook', events: ['run.succeeded', 'run.failed'], status: 'active' });
+    expect(sub).toMatchObject({
+      url: 'https://8.8.8.8/hook',
+      events: ['run.succeeded', 'run.failed'],
+      status: 'active',
+    });
     const list = await (await h.request('/v1/webhooks', { headers: auth })).json();
     expect(list.webhooks).toEqual([sub]);
     expect(JSON.stringify(list)).not.toContain(secret);
@@ -44,8 +52,12 @@ describe('webhook subscriptions', () => {
       expect(res.status).toBe(400);
       expect((await res.json()).error.code).toBe('validation_error');
     }
-    expect((await create({ url: 'https://8.8.8.8/', events: ['run.succeeded'], secret: 'x'.repeat(16) })).status).toBe(201);
-    expect((await create({ url: 'https://8.8.8.8/', events: ['run.succeeded'], secret: 'x'.repeat(256) })).status).toBe(201);
+    expect((await create({ url: 'https://8.8.8.8/', events: ['run.succeeded'], secret: 'x'.repeat(16) })).status).toBe(
+      201,
+    );
+    expect((await create({ url: 'https://8.8.8.8/', events: ['run.succeeded'], secret: 'x'.repeat(256) })).status).toBe(
+      201,
+    );
   });
 
   it('needs webhooks:manage', async () => {
@@ -57,17 +69,55 @@ describe('webhook subscriptions', () => {
 
   // Every trick of issue #4: numeric forms, embedded IPv4 in IPv6, special ranges, names, userinfo.
   const hostile = [
-    'http://127.0.0.1/', 'http://127.1/', 'http://2130706433/', 'http://0177.0.0.1/', 'http://0177.1/',
-    'http://0x7f.0.0.1/', 'http://0x7f000001/', 'http://0.0.0.0/', 'http://0/', 'http://[::]/', 'http://[::1]/',
-    'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/', 'http://[::127.0.0.1]/', 'http://[64:ff9b::7f00:1]/',
-    'http://[64:ff9b::a00:1]/', 'http://[2002:7f00:1::]/', 'http://[2002:c0a8:101::]/', 'http://[fe80::1]/',
-    'http://[fc00::1]/', 'http://[fd12:3456::1]/', 'http://[ff02::1]/', 'http://10.0.0.1/', 'http://172.16.0.1/',
-    'http://192.168.1.1/', 'http://169.254.169.254/latest/meta-data/', 'http://100.64.0.1/', 'http://224.0.0.1/',
-    'http://255.255.255.255/', 'http://192.0.2.1/', 'http://198.51.100.1/', 'http://203.0.113.1/', 'http://198.18.0.1/',
-    'http://240.0.0.1/', 'http://localhost/', 'http://LOCALHOST:8080/', 'http://foo.localhost/', 'http://localhost./',
-    'http://127.0.0.1./', 'http://user:pass@127.0.0.1/', 'http://example.com@127.0.0.1/', 'http://printer.local/',
-    'http://db.internal/', 'ftp://8.8.8.8/', 'file:///etc/passwd', 'javascript:alert(1)', 'gopher://8.8.8.8/',
-    'not a url', 'https://no-such-host.invalid/',
+    'http://127.0.0.1/',
+    'http://127.1/',
+    'http://2130706433/',
+    'http://0177.0.0.1/',
+    'http://0177.1/',
+    'http://0x7f.0.0.1/',
+    'http://0x7f000001/',
+    'http://0.0.0.0/',
+    'http://0/',
+    'http://[::]/',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://[::127.0.0.1]/',
+    'http://[64:ff9b::7f00:1]/',
+    'http://[64:ff9b::a00:1]/',
+    'http://[2002:7f00:1::]/',
+    'http://[2002:c0a8:101::]/',
+    'http://[fe80::1]/',
+    'http://[fc00::1]/',
+    'http://[fd12:3456::1]/',
+    'http://[ff02::1]/',
+    'http://10.0.0.1/',
+    'http://172.16.0.1/',
+    'http://192.168.1.1/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://100.64.0.1/',
+    'http://224.0.0.1/',
+    'http://255.255.255.255/',
+    'http://192.0.2.1/',
+    'http://198.51.100.1/',
+    'http://203.0.113.1/',
+    'http://198.18.0.1/',
+    'http://240.0.0.1/',
+    'http://localhost/',
+    'http://LOCALHOST:8080/',
+    'http://foo.localhost/',
+    'http://localhost./',
+    'http://127.0.0.1./',
+    'http://user:pass@127.0.0.1/',
+    'http://example.com@127.0.0.1/',
+    'http://printer.local/',
+    'http://db.internal/',
+    'ftp://8.8.8.8/',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'gopher://8.8.8.8/',
+    'not a url',
+    'https://no-such-host.invalid/',
   ];
   it.each(hostile)('rejects %s with 400 webhook.url_not_public', async (url) => {
     const res = await create({ url, events: ['run.succeeded'], secret });
@@ -91,7 +141,11 @@ describe('webhook subscriptions', () => {
         json: { url: 'http://127.0.0.1:9/hook', events: ['run.succeeded'], secret },
       });
       expect(res.status).toBe(201);
-      const ftp = await dev.request('/v1/webhooks', { method: 'POST', headers: auth, json: { url: 'ftp://127.0.0.1/', events: ['run.failed'], secret } });
+      const ftp = await dev.request('/v1/webhooks', {
+        method: 'POST',
+        headers: auth,
+        json: { url: 'ftp://127.0.0.1/', events: ['run.failed'], secret },
+      });
       expect(ftp.status).toBe(400);
     } finally {
       await dev.close();
