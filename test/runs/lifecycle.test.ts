@@ -257,4 +257,37 @@ describe('run lifecycle', () => {
     const done = await waitForStatus(h, auth, run.id, 'succeeded');
     expect(done.output).toEqual({ answers: ['kept'] });
   });
+
+  it('answers every action that does not match the status with 409 run.invalid_state', async () => {
+    const agent = await createAgent(h, auth, {
+      presetId: 'scripted',
+      settings: { approval: 'before_output', review: true },
+    });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ ask: 'q' }, { final: 1 }] } });
+    const actions: Record<string, unknown> = {
+      input: { answer: 1 },
+      approve: { approved: true },
+      review: { accept: true },
+    };
+    const refuses = async (status: string, allowed: string | null) => {
+      for (const [action, body] of Object.entries(actions)) {
+        if (action === allowed) continue;
+        const res = await post(`/v1/runs/${run.id}/${action}`, body);
+        expect([status, action, res.status]).toEqual([status, action, 409]);
+        expect((await res.json()).error).toMatchObject({ code: 'run.invalid_state', details: { status } });
+      }
+    };
+    await waitForStatus(h, auth, run.id, 'needs_input');
+    await refuses('needs_input', 'input');
+    await post(`/v1/runs/${run.id}/input`, { answer: 'a' });
+    await waitForStatus(h, auth, run.id, 'needs_approval');
+    await refuses('needs_approval', 'approve');
+    await post(`/v1/runs/${run.id}/approve`, { approved: true });
+    await waitForStatus(h, auth, run.id, 'needs_review');
+    await refuses('needs_review', 'review');
+    await post(`/v1/runs/${run.id}/review`, { accept: true });
+    await waitForStatus(h, auth, run.id, 'succeeded');
+    await refuses('succeeded', null);
+    expect((await post(`/v1/runs/${run.id}/cancel`)).status).toBe(409);
+  });
 });
