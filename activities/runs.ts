@@ -17,6 +17,7 @@ import {
 } from '../workflows/messages';
 import { RunFailure } from '../workflows/failures';
 import { appendRunEvent } from './runEvents';
+import { ANNOUNCED } from './webhooks/dispatch';
 import type { ModelRegistry } from './models/registry';
 import { ModelError, type ChatMessage, type ToolCall, type ToolSpec, type TurnResult } from './models/types';
 import type { ToolRegistry } from './tools/registry';
@@ -35,15 +36,6 @@ export interface TransitionPatch {
   output?: unknown;
   error?: RunError | null;
 }
-
-/** Statuses whose arrival is announced to webhook subscribers (spec §6); queued→running never is. */
-export const WEBHOOK_STATUSES: readonly RunStatus[] = [
-  'succeeded',
-  'failed',
-  'needs_input',
-  'needs_approval',
-  'needs_review',
-];
 
 export interface RunActivityDeps {
   orm: Orm;
@@ -75,7 +67,7 @@ export function createRunActivities(deps: RunActivityDeps) {
     });
     // Announced even when this call found its change already made: the fan-out is idempotent, so a
     // retry after a crash between the commit and the fan-out still delivers (spec §6).
-    if (deps.onStatus && row.status === patch.status && WEBHOOK_STATUSES.includes(row.status)) await deps.onStatus(row);
+    if (deps.onStatus && row.status === patch.status && ANNOUNCED[row.status]) await deps.onStatus(row);
   }
 
   function applyPatch(row: Run, patch: TransitionPatch): void {
