@@ -10,6 +10,7 @@ import { idParams } from '../schemas/common';
 import {
   createWebhookBody,
   deliveryListOut,
+  deliveryOut,
   serializeDelivery,
   serializeWebhook,
   webhookListOut,
@@ -113,7 +114,7 @@ export function webhookRoutes(deps: { config: Config; temporal: Temporal }): Rou
       tag: 'webhooks',
       access,
       params: deliveryParams,
-      responses: { 202: { description: 'Redelivery started' } },
+      responses: { 202: { description: 'Redelivery started', schema: deliveryOut } },
       async handler(ctx, { params }) {
         const em = ctx.state.em;
         const sub = await findSubscription(em, ctx.state.identity!.workspaceId, params.id);

@@ -135,10 +135,13 @@ export interface RunFeedbackParams {
   comment?: string;
 }
 
-/** A stored feedback entry (fields beyond the request are not fixed by the contract). */
-export interface Feedback extends RunFeedbackParams {
+/** A stored feedback entry; absent optional fields of the request are `null`. */
+export interface Feedback {
   id: string;
   runId: string;
+  rating: number;
+  correctedOutput: JsonValue | null;
+  comment: string | null;
   createdAt: string;
 }
 
@@ -158,8 +161,8 @@ export interface Agent {
   id: string;
   name: string;
   version: number;
-  presetId?: string | null;
-  instructions?: string | null;
+  presetId: string;
+  instructions: string | null;
   modelId: string;
   tools: string[];
   settings: AgentSettings;
@@ -210,6 +213,23 @@ export interface WebhookCreateParams {
   secret: string;
 }
 
+/** One attempt of a webhook delivery; `statusCode` is `null` when no response came (`error` says why). */
+export interface WebhookDeliveryAttempt {
+  at: string;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** A webhook delivery as logged by the service (`webhooks.deliveries`). */
+export interface WebhookDelivery {
+  id: string;
+  type: WebhookEventType;
+  runId: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: WebhookDeliveryAttempt[];
+  createdAt: string;
+}
+
 /** Body of a webhook delivery (spec §2.4). */
 export interface WebhookDeliveryBody {
   id: string;
@@ -253,16 +273,20 @@ export interface UsageParams {
   to: string | Date;
 }
 
-/** Usage totals for a date range. The row shapes of `byDay`/`byAgent` are not fixed by the contract. */
-export interface Usage {
-  from: string;
-  to: string;
+/** Totals over finished runs. */
+export interface UsageTotals {
   runs: number;
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
-  byDay: JsonObject[];
-  byAgent: JsonObject[];
+}
+
+/** Usage totals for a date range (UTC days, both ends included), also split by day and by agent. */
+export interface Usage extends UsageTotals {
+  from: string;
+  to: string;
+  byDay: Array<UsageTotals & { date: string }>;
+  byAgent: Array<UsageTotals & { agentId: string }>;
 }
 
 /** Balance and plan of the workspace. */

@@ -1,5 +1,6 @@
 /** `client.apiKeys`: API key management, scope `keys:manage` (spec §4.1, CONTRACT.md §3). */
 import type { CallOptions, HttpClient } from '../http.js';
+import { CursorList } from '../pagination.js';
 import type { ApiKey, ApiKeyCreateParams, CreatedApiKey } from '../types.js';
 
 /** API keys of the workspace. */
@@ -15,10 +16,19 @@ export class ApiKeys {
     return this.http.request({ ...options, method: 'POST', path: '/v1/api-keys', json: params });
   }
 
-  /** Lists the active keys (never their plaintext; revoked keys are left out). */
-  async list(options?: CallOptions): Promise<ApiKey[]> {
-    const body = await this.http.request<{ apiKeys: ApiKey[] }>({ ...options, method: 'GET', path: '/v1/api-keys' });
-    return body.apiKeys;
+  /**
+   * Lists every active key, newest first (never their plaintext; revoked keys are left out), following
+   * the service's pages until the last one.
+   */
+  list(options?: CallOptions): Promise<ApiKey[]> {
+    return new CursorList('apiKeys', (cursor) =>
+      this.http.request<{ apiKeys: ApiKey[]; nextCursor: string | null }>({
+        ...options,
+        method: 'GET',
+        path: '/v1/api-keys',
+        query: { limit: 100, cursor },
+      }),
+    ).toArray();
   }
 
   /**

@@ -1,6 +1,7 @@
 /** `client.webhooks`: webhook subscriptions (spec §4.2, CONTRACT.md §6). */
 import type { CallOptions, HttpClient } from '../http.js';
-import type { Webhook, WebhookCreateParams } from '../types.js';
+import { CursorList } from '../pagination.js';
+import type { Webhook, WebhookCreateParams, WebhookDelivery } from '../types.js';
 
 /** Webhook subscriptions. To check deliveries you receive, use `verifyWebhookSignature`. */
 export class Webhooks {
@@ -18,6 +19,26 @@ export class Webhooks {
   async list(options?: CallOptions): Promise<Webhook[]> {
     const body = await this.http.request<{ webhooks: Webhook[] }>({ ...options, method: 'GET', path: '/v1/webhooks' });
     return body.webhooks;
+  }
+
+  /**
+   * A subscription's delivery log, newest first, as a lazily fetched {@link CursorList}: each delivery
+   * with its status (`pending`, `succeeded`, `failed`) and every attempt's HTTP status or error.
+   * @throws {NotFoundError} on iteration, for an unknown subscription id
+   */
+  deliveries(
+    id: string,
+    params: { limit?: number } = {},
+    options?: CallOptions,
+  ): CursorList<'deliveries', WebhookDelivery> {
+    return new CursorList('deliveries', (cursor) =>
+      this.http.request({
+        ...options,
+        method: 'GET',
+        path: `/v1/webhooks/${encodeURIComponent(id)}/deliveries`,
+        query: { limit: params.limit, cursor },
+      }),
+    );
   }
 
   /**

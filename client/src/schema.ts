@@ -1,0 +1,151 @@
+/**
+ * The property names of the response types, as runtime values, so a test can compare them with the
+ * service's OpenAPI document (`GET /v1/openapi.json`) and fail when the two drift apart.
+ *
+ * Each map is checked against its type at compile time by `satisfies Fields<T>`: a key the type lacks is
+ * an excess property, a key of the type missing from the map is an error, and a key marked `required`
+ * that the type declares optional (or the reverse) is a type mismatch. So the maps cannot drift from the
+ * types, and the OpenAPI test keeps the types from drifting from the service.
+ */
+import type {
+  Agent,
+  AgentSettings,
+  ApiKey,
+  Balance,
+  CreatedApiKey,
+  Feedback,
+  FileObject,
+  Run,
+  RunError,
+  RunOutput,
+  RunStep,
+  RunUsage,
+  Usage,
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryAttempt,
+  WebhookDeliveryBody,
+} from './types.js';
+
+/** Every key of `T`, each marked `required` or `optional` as `T` declares it. */
+export type Fields<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? 'optional' : 'required' };
+
+const R = 'required';
+
+export const RUN_FIELDS = {
+  id: R,
+  agentId: R,
+  agentVersion: R,
+  status: R,
+  input: R,
+  output: R,
+  error: R,
+  pendingAction: R,
+  usage: R,
+  metadata: R,
+  createdAt: R,
+  updatedAt: R,
+  startedAt: R,
+  completedAt: R,
+} as const satisfies Fields<Run>;
+export const RUN_USAGE_FIELDS = { inputTokens: R, outputTokens: R, costUsd: R } as const satisfies Fields<RunUsage>;
+export const RUN_ERROR_FIELDS = { code: R, message: R } as const satisfies Fields<RunError>;
+export const RUN_OUTPUT_FIELDS = { runId: R, status: R, output: R } as const satisfies Fields<RunOutput>;
+export const RUN_STEP_FIELDS = {
+  index: R,
+  type: R,
+  status: R,
+  detail: R,
+  startedAt: R,
+  completedAt: R,
+} as const satisfies Fields<RunStep>;
+export const FEEDBACK_FIELDS = {
+  id: R,
+  runId: R,
+  rating: R,
+  correctedOutput: R,
+  comment: R,
+  createdAt: R,
+} as const satisfies Fields<Feedback>;
+
+export const AGENT_FIELDS = {
+  id: R,
+  name: R,
+  version: R,
+  presetId: R,
+  instructions: R,
+  modelId: R,
+  tools: R,
+  settings: R,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<Agent>;
+export const AGENT_SETTINGS_FIELDS = {
+  approval: R,
+  approvalTools: 'optional',
+  review: R,
+  maxSteps: R,
+} as const satisfies Fields<AgentSettings>;
+
+export const FILE_FIELDS = {
+  id: R,
+  filename: R,
+  mime: R,
+  size: R,
+  sha256: R,
+  folderId: R,
+  createdAt: R,
+} as const satisfies Fields<FileObject>;
+
+export const API_KEY_FIELDS = {
+  id: R,
+  name: R,
+  scopes: R,
+  prefix: R,
+  monthlySpendCapUsd: R,
+  spentThisMonthUsd: R,
+  createdAt: R,
+  lastUsedAt: R,
+} as const satisfies Fields<ApiKey>;
+export const CREATED_API_KEY_FIELDS = {
+  id: R,
+  name: R,
+  scopes: R,
+  key: R,
+  prefix: R,
+  monthlySpendCapUsd: R,
+  createdAt: R,
+} as const satisfies Fields<CreatedApiKey>;
+
+const TOTALS = { runs: R, inputTokens: R, outputTokens: R, costUsd: R } as const;
+export const USAGE_FIELDS = { from: R, to: R, ...TOTALS, byDay: R, byAgent: R } as const satisfies Fields<Usage>;
+export const USAGE_DAY_FIELDS = { date: R, ...TOTALS } as const satisfies Fields<Usage['byDay'][number]>;
+export const USAGE_AGENT_FIELDS = { agentId: R, ...TOTALS } as const satisfies Fields<Usage['byAgent'][number]>;
+export const BALANCE_FIELDS = { balanceUsd: R, plan: R, entitlements: R } as const satisfies Fields<Balance>;
+export const ENTITLEMENTS_FIELDS = { apiRateLimitPerMin: R } as const satisfies Fields<Balance['entitlements']>;
+
+export const WEBHOOK_FIELDS = {
+  id: R,
+  url: R,
+  events: R,
+  status: R,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<Webhook>;
+export const WEBHOOK_DELIVERY_FIELDS = {
+  id: R,
+  type: R,
+  runId: R,
+  status: R,
+  attempts: R,
+  createdAt: R,
+} as const satisfies Fields<WebhookDelivery>;
+export const WEBHOOK_ATTEMPT_FIELDS = { at: R, statusCode: R, error: R } as const satisfies Fields<WebhookDeliveryAttempt>;
+/** The body the service POSTs to a webhook receiver (not in the OpenAPI document; checked on a real delivery). */
+export const WEBHOOK_BODY_FIELDS = { id: R, type: R, run: R } as const satisfies Fields<WebhookDeliveryBody>;
+export const WEBHOOK_BODY_RUN_FIELDS = {
+  id: R,
+  status: R,
+  output: R,
+  error: R,
+} as const satisfies Fields<WebhookDeliveryBody['run']>;

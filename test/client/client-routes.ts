@@ -1,0 +1,131 @@
+/**
+ * Every public method of the client, with what it returns, for the OpenAPI drift test. Imports only the
+ * client's sources (no Node or jest types), so `openapi.test.ts` compiles it together with the client:
+ * `call()` ties each method's declared return type to the field map given for it, so pairing a method
+ * with the wrong map does not compile.
+ */
+import { Svc } from '../../client/src/index.js';
+import type { AgentSettings, Run } from '../../client/src/index.js';
+import * as S from '../../client/src/schema.js';
+import type { Fields } from '../../client/src/schema.js';
+
+/** The element of an array result, else the result itself. */
+type Item<R> = R extends readonly (infer E)[] ? E : R;
+
+export interface ClientCall {
+  /** `resource.method` */
+  name: string;
+  /** Calls the method; lists are collected so that they send their first request. */
+  invoke(svc: Svc): Promise<unknown>;
+  /** Property names (required or optional) of what it returns, per item for lists; `null`: no JSON body. */
+  fields: Readonly<Record<string, 'required' | 'optional'>> | null;
+  /** For a method that unwraps a list response: the response's keys and the one holding the items. */
+  envelope?: { keys: string[]; items: string };
+}
+
+function call<R>(
+  name: string,
+  invoke: (svc: Svc) => Promise<R>,
+  fields: Fields<Item<R>> | null,
+  envelope?: ClientCall['envelope'],
+): ClientCall {
+  return { name, invoke, fields, envelope };
+}
+
+const ID = '00000000-0000-4000-8000-000000000001';
+const ID2 = '00000000-0000-4000-8000-000000000002';
+const paged = (items: string) => ({ keys: [items, 'nextCursor'], items });
+
+export const CLIENT_CALLS: ClientCall[] = [
+  call('agents.list', (s) => s.agents.list({ limit: 5 }).toArray(), S.AGENT_FIELDS, paged('agents')),
+  call('agents.create', (s) => s.agents.create({ name: 'a', presetId: 'scripted' }), S.AGENT_FIELDS),
+  call('agents.get', (s) => s.agents.get(ID), S.AGENT_FIELDS),
+  call('agents.update', (s) => s.agents.update(ID, { name: 'b' }), S.AGENT_FIELDS),
+  call('agents.delete', (s) => s.agents.delete(ID), null),
+
+  call('files.upload', (s) => s.files.upload(new Uint8Array([1]), { filename: 'a.txt', mime: 'text/plain' }), S.FILE_FIELDS),
+  call('files.list', (s) => s.files.list({ folderId: ID2 }).toArray(), S.FILE_FIELDS, paged('files')),
+  call('files.get', (s) => s.files.get(ID), S.FILE_FIELDS),
+  call('files.content', (s) => s.files.content(ID), null),
+  call('files.delete', (s) => s.files.delete(ID), null),
+
+  call('runs.create', (s) => s.runs.create({ agentId: ID, input: { fileIds: [ID2] } }), S.RUN_FIELDS),
+  call('runs.get', (s) => s.runs.get(ID), S.RUN_FIELDS),
+  call('runs.list', (s) => s.runs.list({ status: 'failed', agentId: ID2, limit: 5 }).toArray(), S.RUN_FIELDS, paged('runs')),
+  call('runs.output', (s) => s.runs.output(ID), S.RUN_OUTPUT_FIELDS),
+  call('runs.steps', (s) => s.runs.steps(ID), S.RUN_STEP_FIELDS, { keys: ['steps'], items: 'steps' }),
+  call('runs.input', (s) => s.runs.input(ID, { answer: 'x', actionId: 'a' }), S.RUN_FIELDS),
+  call('runs.approve', (s) => s.runs.approve(ID, { approved: true }), S.RUN_FIELDS),
+  call('runs.review', (s) => s.runs.review(ID, { accept: true, correctedOutput: 1 }), S.RUN_FIELDS),
+  call('runs.feedback', (s) => s.runs.feedback(ID, { rating: 5 }), S.FEEDBACK_FIELDS),
+  call('runs.cancel', (s) => s.runs.cancel(ID), S.RUN_FIELDS),
+  // follows the event stream, then polls runs.get: both requests are checked, the run against the last
+  call('runs.wait', (s) => s.runs.wait(ID, { pollMs: 1, timeoutMs: 5000 }), S.RUN_FIELDS),
+
+  call('webhooks.create', (s) => s.webhooks.create({ url: 'https://e.com', events: ['run.failed'], secret: 'x'.repeat(16) }), S.WEBHOOK_FIELDS),
+  call('webhooks.list', (s) => s.webhooks.list(), S.WEBHOOK_FIELDS, { keys: ['webhooks'], items: 'webhooks' }),
+  call('webhooks.deliveries', (s) => s.webhooks.deliveries(ID).toArray(), S.WEBHOOK_DELIVERY_FIELDS, paged('deliveries')),
+  call('webhooks.delete', (s) => s.webhooks.delete(ID), null),
+
+  call('usage.get', (s) => s.usage.get({ from: '2024-01-01', to: '2024-01-31' }), S.USAGE_FIELDS),
+  call('usage.balance', (s) => s.usage.balance(), S.BALANCE_FIELDS),
+
+  call('apiKeys.create', (s) => s.apiKeys.create({ name: 'k', scopes: ['runs:read'] }), S.CREATED_API_KEY_FIELDS),
+  call('apiKeys.list', (s) => s.apiKeys.list(), S.API_KEY_FIELDS, paged('apiKeys')),
+  call('apiKeys.setSpendCap', (s) => s.apiKeys.setSpendCap(ID, 10), S.API_KEY_FIELDS),
+  call('apiKeys.revoke', (s) => s.apiKeys.revoke(ID), null),
+];
+
+/** Methods on the resource prototypes that are not public API (TypeScript `private`). */
+export const INTERNAL_METHODS = ['runs.waitOnStream', 'runs.waitByPolling'];
+
+/**
+ * Nested objects of the responses: `[operation, path to the object in the response schema, fields]`.
+ * `[]` in a path steps into an array's items.
+ */
+export const NESTED: Array<[string, string[], Readonly<Record<string, 'required' | 'optional'>>]> = [
+  ['GET /v1/runs/{id}', ['usage'], S.RUN_USAGE_FIELDS],
+  ['GET /v1/runs/{id}', ['error'], S.RUN_ERROR_FIELDS],
+  ['GET /v1/agents/{id}', ['settings'], S.AGENT_SETTINGS_FIELDS],
+  ['GET /v1/usage', ['byDay', '[]'], S.USAGE_DAY_FIELDS],
+  ['GET /v1/usage', ['byAgent', '[]'], S.USAGE_AGENT_FIELDS],
+  ['GET /v1/usage/balance', ['entitlements'], S.ENTITLEMENTS_FIELDS],
+  ['GET /v1/webhooks/{id}/deliveries', ['deliveries', '[]', 'attempts', '[]'], S.WEBHOOK_ATTEMPT_FIELDS],
+];
+
+export interface Recorded {
+  method: string;
+  path: string;
+}
+
+/**
+ * Runs one call against a `fetch` that records the request and answers 404 (so every method settles
+ * after its first request, and `runs.wait` after its stream attempt and one poll).
+ */
+export async function recordRequests(entry: ClientCall): Promise<Recorded[]> {
+  const recorded: Recorded[] = [];
+  const svc = new Svc({
+    apiKey: 'svc_live_test',
+    baseUrl: 'http://127.0.0.1:9',
+    maxRetries: 0,
+    fetch: async (url, init) => {
+      recorded.push({ method: String(init.method), path: new URL(url).pathname });
+      const body = { error: { code: 'not_found', message: 'recorded', requestId: 'rec' } };
+      return new Response(JSON.stringify(body), { status: 404, headers: { 'content-type': 'application/json' } });
+    },
+  });
+  await entry.invoke(svc).catch(() => undefined);
+  return recorded;
+}
+
+// The maps cannot drift from the types: each of these would compile if they could, and then the
+// directives themselves are errors ("Unused '@ts-expect-error' directive").
+const { completedAt: _dropped, ...runMissingOne } = S.RUN_FIELDS;
+// @ts-expect-error a map lacking a key of its type does not compile
+void (runMissingOne satisfies Fields<Run>);
+// @ts-expect-error a map with a key its type lacks does not compile
+void ({ ...S.RUN_FIELDS, extra: 'required' } satisfies Fields<Run>);
+// @ts-expect-error an optional key marked required does not compile
+void ({ ...S.AGENT_SETTINGS_FIELDS, approvalTools: 'required' } satisfies Fields<AgentSettings>);
+// @ts-expect-error a method paired with another type's map does not compile
+call('runs.get', (s) => s.runs.get(ID), S.AGENT_FIELDS);
