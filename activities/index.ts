@@ -4,7 +4,7 @@ import type { ModelRegistry } from './models/registry';
 import { createRunActivities } from './runs';
 import type { ToolRegistry } from './tools/registry';
 import type { Temporal } from '../api/temporal';
-import { dispatchRunWebhooks } from './webhooks/dispatch';
+import { announceRun, dispatchRunWebhooks, type AnnouncedRun } from './webhooks/dispatch';
 import { createWebhookActivities } from './webhooks/deliver';
 
 export interface ActivityDeps {
@@ -24,9 +24,13 @@ export function createActivities(deps: ActivityDeps) {
       models: deps.models,
       tools: deps.tools,
       onStatus: async (run) => {
-        await dispatchRunWebhooks(deps.orm.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run);
+        await announceRun(deps.orm.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run);
       },
     }),
+    /** The fan-out workflow's one activity: a delivery row and workflow per matching subscription. */
+    async fanOutWebhooks(run: AnnouncedRun): Promise<number> {
+      return dispatchRunWebhooks(deps.orm.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run);
+    },
     ...createWebhookActivities({ orm: deps.orm, allowPrivate: deps.config.allowPrivateWebhooks }),
   };
 }

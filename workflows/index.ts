@@ -1,3 +1,3 @@
 // The worker bundles this file: it exports workflow functions only (STYLE).
 export { runWorkflow } from './runWorkflow';
-export { webhookDeliveryWorkflow } from './webhookDelivery';
+export { webhookDeliveryWorkflow, webhookFanoutWorkflow } from './webhookDelivery';

@@ -25,8 +25,48 @@ export interface AnnouncedRun {
 export const deliveryWorkflowId = (deliveryId: string, round: number) => `webhook-${deliveryId}-${round}`;
 
 /**
- * Records one delivery per matching live subscription and starts a delivery workflow for each, off
- * the run's own path (issue #4: a slow receiver never delays the run). Idempotent: the delivery rows
+ * Announces a status change from the run's own path at a cost that does not grow with the number
+ * of subscribers: one indexed look-up and, only when someone listens, one workflow start. The fan-out
+ * workflow then records the deliveries and starts one delivery workflow each (dispatchRunWebhooks).
+ */
+export async function announceRun(
+  em: EntityManager,
+  client: Client,
+  taskQueue: string,
+  run: AnnouncedRun,
+): Promise<void> {
+  const type = ANNOUNCED[run.status];
+  if (!type) return;
+  const listening = await em.count(WebhookSubscription, {
+    workspaceId: run.workspaceId,
+    deletedAt: null,
+    status: 'active',
+    events: { $contains: [type] },
+  });
+  if (listening === 0) return;
+  const snapshot: AnnouncedRun = {
+    id: run.id,
+    workspaceId: run.workspaceId,
+    status: run.status,
+    output: run.output ?? null,
+    error: run.error ?? null,
+    pendingAction: run.pendingAction ?? null,
+  };
+  await client.workflow
+    .start('webhookFanoutWorkflow', {
+      workflowId: `webhook-fanout-${run.id}-${type}-${run.pendingAction?.id ?? 'final'}`,
+      taskQueue,
+      args: [{ run: snapshot }],
+    })
+    .catch((err) => {
+      // A retried announcement after a crash: the fan-out already runs.
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    });
+}
+
+/**
+ * Records one delivery per matching live subscription and starts a delivery workflow for each; runs
+ * in the fan-out workflow, off the run's own path (issue #4: a receiver never delays the run). Idempotent: the delivery rows
  * are unique per (subscription, event) and the workflow ids per (delivery, round), so calling it again
  * after a crash finishes what the first call began and sends nothing twice.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { appendRunEvent } from '../../activities/runEvents';
-import { dispatchRunWebhooks } from '../../activities/webhooks/dispatch';
+import { announceRun } from '../../activities/webhooks/dispatch';
 import { Run } from '../../db/entities/Run';
 import type { Config } from '../config';
 import { serializeRun } from '../schemas/runs';
@@ -76,7 +76,7 @@ export function localRunRoutes(deps: { config: Config; temporal: Temporal }): Ro
         });
         // CONTRACT §5: recorded runs send their webhooks like any other.
         for (const run of rows) {
-          await dispatchRunWebhooks(ctx.state.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run);
+          await announceRun(ctx.state.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run);
         }
         ctx.status = 201;
         ctx.body = { runs: rows.map((r) => ({ id: r.id, status: r.status })) };
