@@ -1,12 +1,8 @@
-import { ConnectionException } from '@mikro-orm/core';
 import type { Middleware } from 'koa';
+import { isDatabaseUnavailable } from '../../db/availability';
 import { ApiError, errors } from '../errors';
 import type { AppState } from '../context';
 import type { Logger } from '../logger';
-
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE']);
-// PostgreSQL SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown).
-const PG_UNAVAILABLE = /^(08|57P)/;
 
 /** True when the failure means a dependency (PostgreSQL or Temporal) is down, not a bug. */
 export function unavailableDependency(err: unknown): 'database' | 'temporal' | null {
@@ -18,13 +14,7 @@ export function unavailableDependency(err: unknown): 'database' | 'temporal' | n
   }
   // gRPC status 14 UNAVAILABLE / 4 DEADLINE_EXCEEDED from the Temporal client
   if ((e.code === 14 || e.code === 4) && /UNAVAILABLE|DEADLINE|connect/i.test(message)) return 'temporal';
-  if (err instanceof ConnectionException) return 'database';
-  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || PG_UNAVAILABLE.test(e.code))) return 'database';
-  if (
-    /Timeout acquiring a connection|Connection terminated|connect ECONNREFUSED|the database system is/i.test(message)
-  ) {
-    return 'database';
-  }
+  if (isDatabaseUnavailable(err)) return 'database';
   return e.cause && e.cause !== err ? unavailableDependency(e.cause) : null;
 }
 

@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../api/logger';
@@ -154,6 +155,47 @@ describe('dependency outages', () => {
 });
 
 describe('error middleware', () => {
+  it('answers 503 unavailable, never 500, with the errors of a PostgreSQL connection that broke mid-use', async () => {
+    // Real driver errors: a connection whose server process is terminated, then used twice.
+    const victim = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    victim.on('error', () => undefined);
+    await victim.connect();
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    const { rows } = await victim.query('select pg_backend_pid() as pid');
+    await admin.query('select pg_terminate_backend($1)', [rows[0].pid]);
+    await admin.end();
+    const broken: Error[] = [];
+    for (let i = 0; i < 2; i++)
+      broken.push(
+        await victim.query('select 1').then(
+          () => new Error('no failure'),
+          (e) => e,
+        ),
+      );
+    await victim.end().catch(() => undefined);
+    expect(broken[1].message).toMatch(/not queryable/);
+
+    const app = new Koa();
+    app.use(requestId() as Koa.Middleware);
+    app.use(errorHandler(createLogger('silent')) as Koa.Middleware);
+    app.use((ctx) => {
+      throw broken[Number(ctx.query.i)];
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      for (const i of [0, 1]) {
+        const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/x?i=${i}`);
+        expect([i, res.status]).toEqual([i, 503]);
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect((await res.json()).error.code).toBe('unavailable');
+      }
+    } finally {
+      server.close();
+    }
+  });
+
   it('turns an unexpected exception into 500 internal_error, logged with the request id, no stack in the body', async () => {
     const lines: string[] = [];
     const logger = createLogger('info', new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }));
