@@ -16,6 +16,7 @@ import {
   type RunStatus,
 } from '../workflows/messages';
 import { RunFailure } from '../workflows/failures';
+import { untilDatabaseAnswers } from './databaseWait';
 import { appendRunEvent } from './runEvents';
 import { ANNOUNCED } from './webhooks/dispatch';
 import type { ModelRegistry } from './models/registry';
@@ -104,8 +105,12 @@ export function createRunActivities(deps: RunActivityDeps) {
   }
 
   return {
-    /** Loads what the run executes and moves it queued → running (no webhook: spec §3). */
-    async startRun(runId: string): Promise<RunPlan> {
+    /**
+     * Loads what the run executes and moves it queued → running (no webhook: spec §3). Returns the
+     * status instead when the run already ended: its start was reported failed to the caller (the API
+     * could not confirm it in time), so it must not run behind the caller's back.
+     */
+    async startRun(runId: string): Promise<RunPlan | { endedAs: RunStatus }> {
       const em = orm.em.fork();
       const run = await em.findOne(Run, runId);
       if (!run)
@@ -114,6 +119,7 @@ export function createRunActivities(deps: RunActivityDeps) {
           message: 'run row missing',
           nonRetryable: true,
         });
+      if (TERMINAL.includes(run.status)) return { endedAs: run.status };
       const version = await em.findOne(AgentVersion, { agent: run.agentId, version: run.agentVersion });
       if (!version) {
         throw ApplicationFailure.create({
@@ -145,7 +151,11 @@ export function createRunActivities(deps: RunActivityDeps) {
       await orm.em.fork().transactional((em) => upsertStep(em, runId, index, type, status, detail));
     },
 
-    /** One model turn. Cancelling the run aborts the HTTP call through the activity's cancellation signal. */
+    /**
+     * One model turn. Cancelling the run aborts the HTTP call through the activity's cancellation
+     * signal. The step writes around the call wait out a database outage inside the attempt
+     * (untilDatabaseAnswers), so the model's 3 attempts are spent on the model alone.
+     */
     async modelTurn(
       runId: string,
       index: number,
@@ -157,72 +167,71 @@ export function createRunActivities(deps: RunActivityDeps) {
         tools: ToolSpec[];
       },
     ): Promise<TurnResult> {
-      const ctx = Context.current();
-      await orm.em
-        .fork()
-        .transactional((em) => upsertStep(em, runId, index, 'model', 'running', { modelId: req.modelId }));
-      const beat = setInterval(() => ctx.heartbeat(), 1000);
-      let result: TurnResult;
-      try {
-        result = await deps.models.turn(
-          {
-            modelId: req.modelId,
-            instructions: req.instructions,
-            runInput: req.input,
-            messages: req.messages,
-            tools: req.tools,
-          },
-          ctx.cancellationSignal,
-        );
-      } catch (err) {
-        if (err instanceof ModelError && !err.retryable) {
-          throw ApplicationFailure.create({ type: RunFailure.modelError, message: err.message, nonRetryable: true });
+      return withHeartbeat(async (signal) => {
+        const write = (fn: (em: EntityManager) => Promise<void>) =>
+          untilDatabaseAnswers(() => orm.em.fork().transactional(fn), signal);
+        await write((em) => upsertStep(em, runId, index, 'model', 'running', { modelId: req.modelId }));
+        let result: TurnResult;
+        try {
+          result = await deps.models.turn(
+            {
+              modelId: req.modelId,
+              instructions: req.instructions,
+              runInput: req.input,
+              messages: req.messages,
+              tools: req.tools,
+            },
+            signal,
+          );
+        } catch (err) {
+          if (err instanceof ModelError && !err.retryable) {
+            throw ApplicationFailure.create({ type: RunFailure.modelError, message: err.message, nonRetryable: true });
+          }
+          throw err;
         }
-        throw err;
-      } finally {
-        clearInterval(beat);
-      }
-      await orm.em.fork().transactional(async (em) => {
-        // Count a turn's tokens once even if this activity is retried after the update committed.
-        const step = await em.findOne(RunStep, { runId, index });
-        if (step && step.status === 'running') {
-          await em
-            .getConnection()
-            .execute(
-              'update runs set input_tokens = input_tokens + ?, output_tokens = output_tokens + ? where id = ?',
-              [result.usage.inputTokens, result.usage.outputTokens, runId],
-              'run',
-              em.getTransactionContext(),
-            );
-        }
-        await upsertStep(em, runId, index, 'model', result.kind === 'fail' ? 'failed' : 'succeeded', {
-          result: result.kind,
-          usage: result.usage,
+        await write(async (em) => {
+          // Count a turn's tokens once even if this activity is retried after the update committed.
+          const step = await em.findOne(RunStep, { runId, index });
+          if (step && step.status === 'running') {
+            await em
+              .getConnection()
+              .execute(
+                'update runs set input_tokens = input_tokens + ?, output_tokens = output_tokens + ? where id = ?',
+                [result.usage.inputTokens, result.usage.outputTokens, runId],
+                'run',
+                em.getTransactionContext(),
+              );
+          }
+          await upsertStep(em, runId, index, 'model', result.kind === 'fail' ? 'failed' : 'succeeded', {
+            result: result.kind,
+            usage: result.usage,
+          });
         });
+        return result;
       });
-      return result;
     },
 
     /** Executes a non-human tool call and returns its result as text for the model. */
     async runTool(runId: string, index: number, call: ToolCall): Promise<string> {
-      const ctx = Context.current();
-      await orm.em
-        .fork()
-        .transactional((em) => upsertStep(em, runId, index, 'tool', 'running', { tool: call.name, args: call.args }));
-      // Heartbeats tell Temporal this worker is alive; without them a dead worker's call is retried elsewhere.
-      const beat = setInterval(() => ctx.heartbeat(), 1000);
-      try {
-        const result = await deps.tools.run(call, ctx.cancellationSignal);
-        await orm.em.fork().transactional((em) => upsertStep(em, runId, index, 'tool', 'succeeded', { result }));
+      return withHeartbeat(async (signal) => {
+        const write = (status: StepStatus, detail: Record<string, unknown>) =>
+          untilDatabaseAnswers(
+            () => orm.em.fork().transactional((em) => upsertStep(em, runId, index, 'tool', status, detail)),
+            signal,
+          );
+        await write('running', { tool: call.name, args: call.args });
+        let result: string;
+        try {
+          result = await deps.tools.run(call, signal);
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          await write('failed', { error: message });
+          // A failed tool is reported to the model as the tool result, not as a failed run.
+          return JSON.stringify({ error: message });
+        }
+        await write('succeeded', { result });
         return result;
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        await orm.em.fork().transactional((em) => upsertStep(em, runId, index, 'tool', 'failed', { error: message }));
-        // A failed tool is reported to the model as the tool result, not as a failed run.
-        return JSON.stringify({ error: message });
-      } finally {
-        clearInterval(beat);
-      }
+      });
     },
 
     /**
@@ -259,3 +268,17 @@ export function createRunActivities(deps: RunActivityDeps) {
 }
 
 export type RunActivities = ReturnType<typeof createRunActivities>;
+
+/**
+ * Runs an activity body while heartbeating every second: a dead worker is noticed within the
+ * heartbeat timeout, and a cancel reaches the body through `signal` (heartbeats carry it).
+ */
+async function withHeartbeat<T>(body: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const beat = setInterval(() => ctx.heartbeat(), 1000);
+  try {
+    return await body(ctx.cancellationSignal);
+  } finally {
+    clearInterval(beat);
+  }
+}

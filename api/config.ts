@@ -46,6 +46,7 @@ const envSchema = z.object({
   SVC_OPENAI_INPUT_PER_MTOK_USD: z.coerce.number().nonnegative().default(0),
   SVC_OPENAI_OUTPUT_PER_MTOK_USD: z.coerce.number().nonnegative().default(0),
   SVC_OPENAI_TIMEOUT_MS: intFrom(60_000),
+  SVC_QUEUED_RUN_SWEEP_SECONDS: z.coerce.number().int().nonnegative().default(15),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -82,6 +83,11 @@ export interface Config {
     outputPerMTokUsd: number;
     timeoutMs: number;
   };
+  /**
+   * How often (and after how long) the API starts the workflow of a run left in `queued` without one,
+   * as a process killed between the commit and the start leaves it. 0 turns the sweep off.
+   */
+  queuedRunSweepSeconds: number;
 }
 
 /** Reads and validates the environment; throws with every offending variable named. */
@@ -126,5 +132,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       outputPerMTokUsd: e.SVC_OPENAI_OUTPUT_PER_MTOK_USD,
       timeoutMs: e.SVC_OPENAI_TIMEOUT_MS,
     },
+    queuedRunSweepSeconds: e.SVC_QUEUED_RUN_SWEEP_SECONDS,
   };
 }

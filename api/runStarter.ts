@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Config } from './config';
 import type { runWorkflow } from '../workflows/runWorkflow';
 import { runWorkflowId } from '../workflows/messages';
@@ -21,6 +21,24 @@ export async function startRunWorkflow(
       { key: SvcRunStatus, value: 'queued' },
     ],
   });
+}
+
+/**
+ * Starts the workflow of a run that may already have one (a replayed create, the queued-run sweep):
+ * true when this call started it, false when it was already there.
+ */
+export async function ensureRunWorkflow(
+  client: Client,
+  config: Config['temporal'],
+  run: { id: string; workspaceId: string; agentId: string },
+): Promise<boolean> {
+  try {
+    await startRunWorkflow(client, config, run);
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw err;
+  }
 }
 
 /** A stable fingerprint of a create request, to tell a replay from a different body under one key. */

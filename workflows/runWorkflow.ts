@@ -144,8 +144,15 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     return output;
   }
 
+  let endedBeforeStart = false;
   async function execute(): Promise<unknown> {
     const plan = await store.startRun(runId);
+    if ('endedAs' in plan) {
+      endedBeforeStart = true;
+      state.status = plan.endedAs;
+      upsertSearchAttributes([{ key: SvcRunStatus, value: plan.endedAs }]);
+      return null;
+    }
     state.status = 'running';
     upsertSearchAttributes([{ key: SvcRunStatus, value: 'running' }]);
     const messages: ChatMessage[] = [];
@@ -172,6 +179,7 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
   let final: TransitionPatch;
   try {
     const output = await main.run(execute);
+    if (endedBeforeStart) return state;
     final = { status: 'succeeded', output, pendingAction: null };
   } catch (err) {
     final =

@@ -11,7 +11,7 @@ import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { errors } from '../errors';
 import { findPage } from '../pagination';
-import { requestHash, startRunWorkflow } from '../runStarter';
+import { ensureRunWorkflow, requestHash, startRunWorkflow } from '../runStarter';
 import { idParams } from '../schemas/common';
 import {
   createRunBody,
@@ -54,6 +54,15 @@ export function runRoutes(deps: Deps): RouteDef[] {
     if (!prior) return false;
     if (prior.requestHash !== hash || Date.now() - prior.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS) {
       throw errors.conflict('This Idempotency-Key was already used with a different request');
+    }
+    // The first request may have died between committing the run and starting its workflow (a killed
+    // API process): the replay finishes its job, so a retried create never leaves a run in `queued`.
+    if (prior.status === 'queued' && prior.origin === 'temporal') {
+      await deps.temporal
+        .call(() => ensureRunWorkflow(deps.temporal.client, deps.config.temporal, prior))
+        .catch(() => {
+          throw errors.unavailable('Temporal');
+        });
     }
     ctx.status = 200;
     ctx.body = serializeRun(prior);

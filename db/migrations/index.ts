@@ -2,6 +2,7 @@ import { Migration20261122000000 } from './Migration20261122000000';
 import { Migration20261122010000 } from './Migration20261122010000';
 import { Migration20261122020000 } from './Migration20261122020000';
 import { Migration20261122030000 } from './Migration20261122030000';
+import { Migration20261122040000 } from './Migration20261122040000';
 
 /**
  * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
@@ -12,4 +13,5 @@ export const migrationsList = [
   { name: 'Migration20261122010000', class: Migration20261122010000 },
   { name: 'Migration20261122020000', class: Migration20261122020000 },
   { name: 'Migration20261122030000', class: Migration20261122030000 },
+  { name: 'Migration20261122040000', class: Migration20261122040000 },
 ];

@@ -5,7 +5,7 @@ import { createApp, type AppDeps } from '../../api/app';
 import { loadConfig, type Config } from '../../api/config';
 import { createLogger } from '../../api/logger';
 import { createMailer } from '../../api/mailer';
-import { createTemporal } from '../../api/temporal';
+import { createTemporal, type Temporal } from '../../api/temporal';
 import { initOrm, type Orm } from '../../db/orm';
 import type { RouteDef } from '../../api/routes/route';
 
@@ -18,6 +18,7 @@ export interface Harness {
   url: string;
   config: Config;
   orm: Orm;
+  temporal: Temporal;
   logs: string[];
   routes: RouteDef[];
   router: ReturnType<typeof createApp>['router'];
@@ -49,6 +50,7 @@ export async function startApi(overrides: Partial<Config> = {}, extra: Partial<A
     url,
     config,
     orm,
+    temporal,
     logs,
     routes,
     router,

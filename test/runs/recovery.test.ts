@@ -1,0 +1,194 @@
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { sweepQueuedRuns } from '../../api/queuedRunSweep';
+import { requestHash, startRunWorkflow } from '../../api/runStarter';
+import { createRunBody } from '../../api/schemas/runs';
+import { Run } from '../../db/entities/Run';
+import { initOrm, type Orm } from '../../db/orm';
+import { runWorkflowId } from '../../workflows/messages';
+import { startApi, type Harness } from '../helpers/harness';
+import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
+import { createAgent, createRun, waitForStatus } from '../helpers/runs';
+import { startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
+
+/**
+ * A TCP relay between the worker and PostgreSQL that the test can cut (every connection dropped, new
+ * ones refused) and restore on the same port: a database outage seen by the worker alone.
+ */
+async function startDatabaseRelay(target: { host: string; port: number }) {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(target.port, target.host);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => s.destroy());
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    async cut() {
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        for (const s of sockets) s.destroy();
+      });
+    },
+    async restore() {
+      await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+    },
+    close: () => new Promise<void>((r) => (server.listening ? server.close(() => r()) : r())),
+  };
+}
+
+describe('recovery', () => {
+  let h: Harness;
+  let auth: Record<string, string>;
+  let agentId: string;
+
+  beforeAll(async () => {
+    const base = await startApi();
+    const config = {
+      ...base.config,
+      allowPrivateWebhooks: true,
+      temporal: { ...base.config.temporal, taskQueue: testTaskQueue() },
+    };
+    await base.close();
+    h = await startApi(config);
+    const owner = await signUp(h);
+    await setPlan(h, owner.workspaceId, 'scale');
+    auth = bearer(await createKey(h, owner, ['runs:read', 'runs:write', 'agents:write']));
+    agentId = (await createAgent(h, auth, { presetId: 'scripted' })).id;
+  }, 60_000);
+  afterAll(() => h?.close());
+
+  /** A run row as POST /v1/runs commits it, for a process that died before starting its workflow. */
+  async function orphanRun(body: { agentId: string; input: Record<string, unknown> }, key?: string) {
+    const identity = await h.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select workspace_id from agents where id = ?`, [body.agentId]);
+    const run = new Run(identity[0].workspace_id, body.agentId, 1, body.input, {});
+    run.idempotencyKey = key ?? null;
+    run.requestHash = requestHash(createRunBody.parse(body));
+    run.createdAt = new Date(Date.now() - 60_000);
+    await h.orm.em.fork().persist(run).flush();
+    return run;
+  }
+
+  describe('with a worker', () => {
+    let worker: RunningWorker;
+    beforeAll(async () => {
+      worker = await startWorker(h.config, h.orm);
+    }, 60_000);
+    afterAll(() => worker?.stop());
+
+    it('a replayed create starts the workflow of a run that its first request left queued', async () => {
+      const key = randomUUID();
+      const body = { agentId, input: { script: [{ final: { replayed: true } }] } };
+      const run = await orphanRun(body, key);
+      const res = await h.request('/v1/runs', {
+        method: 'POST',
+        headers: { ...auth, 'Idempotency-Key': key },
+        json: body,
+      });
+      expect(res.status).toBe(200);
+      expect((await res.json()).id).toBe(run.id);
+      const done = await waitForStatus(h, auth, run.id, 'succeeded');
+      expect(done.output).toEqual({ replayed: true });
+      // a second replay finds the workflow there and starts nothing new
+      const again = await h.request('/v1/runs', {
+        method: 'POST',
+        headers: { ...auth, 'Idempotency-Key': key },
+        json: body,
+      });
+      expect(again.status).toBe(200);
+      const { count } = await h.orm.em
+        .fork()
+        .getConnection()
+        .execute(`select count(*)::int from runs where idempotency_key = ?`, [key])
+        .then((r) => r[0]);
+      expect(count).toBe(1);
+    }, 60_000);
+
+    it('the sweep starts the workflow of a run left queued without one, and leaves younger runs alone', async () => {
+      const old = await orphanRun({ agentId, input: { script: [{ final: { swept: true } }] } });
+      const young = await orphanRun({ agentId, input: { script: [{ final: { young: true } }] } });
+      await h.orm.em.fork().nativeUpdate(Run, { id: young.id }, { createdAt: new Date() });
+      const started = await sweepQueuedRuns({ orm: h.orm, temporal: h.temporal, config: h.config }, 15);
+      expect(started).toBeGreaterThanOrEqual(1);
+      expect((await waitForStatus(h, auth, old.id, 'succeeded')).output).toEqual({ swept: true });
+      const describe = h.temporal.client.workflow.getHandle(runWorkflowId(young.id)).describe();
+      await expect(describe).rejects.toThrow(/not found/i);
+      // the run that was started is not started again
+      expect(await sweepQueuedRuns({ orm: h.orm, temporal: h.temporal, config: h.config }, 15)).toBe(0);
+    }, 60_000);
+
+    it('never executes a run that was marked failed before its workflow got to it', async () => {
+      const run = await orphanRun({ agentId, input: { script: [{ final: { ran: true } }] } });
+      await h.orm.em
+        .fork()
+        .nativeUpdate(Run, { id: run.id }, { status: 'failed', error: { code: 'unavailable', message: 'x' } });
+      await startRunWorkflow(h.temporal.client, h.config.temporal, run);
+      const state = await h.temporal.client.workflow.getHandle(runWorkflowId(run.id)).result();
+      expect(state.status).toBe('failed');
+      const after = await (await h.request(`/v1/runs/${run.id}`, { headers: auth })).json();
+      expect(after).toMatchObject({ status: 'failed', output: null, error: { code: 'unavailable' } });
+      const { steps } = await (await h.request(`/v1/runs/${run.id}/steps`, { headers: auth })).json();
+      expect(steps).toEqual([]);
+      const charges = await h.orm.em
+        .fork()
+        .getConnection()
+        .execute(`select count(*)::int as n from ledger_entries where run_id = ?`, [run.id]);
+      expect(charges[0].n).toBe(0);
+    }, 60_000);
+  });
+
+  it('a run whose worker loses PostgreSQL in the middle of a tool call waits it out: one call, run succeeds', async () => {
+    const pg = new URL(h.config.databaseUrl);
+    const relay = await startDatabaseRelay({ host: pg.hostname, port: Number(pg.port) });
+    let workerOrm: Orm | undefined;
+    let worker: RunningWorker | undefined;
+    let hits = 0;
+    let answer: (() => void) | undefined;
+    const tool = http.createServer((_req, res) => {
+      hits++;
+      answer = () => res.end('{"weather":"sunny"}');
+    });
+    await new Promise<void>((r) => tool.listen(0, '127.0.0.1', r));
+    try {
+      workerOrm = await initOrm(`postgres://${pg.username}@127.0.0.1:${relay.port}${pg.pathname}`, 4);
+      worker = await startWorker(h.config, workerOrm);
+      const url = `http://127.0.0.1:${(tool.address() as AddressInfo).port}/weather`;
+      const run = await createRun(h, auth, {
+        agentId,
+        input: { script: [{ tool: 'http_request', args: { url } }, { final: { ok: 1 } }] },
+      });
+      const deadline = Date.now() + 30_000;
+      while (!answer && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(hits).toBe(1);
+      // PostgreSQL goes away for the worker while the tool answers; longer than the 3 attempts (1 s, 2 s) of the call
+      await relay.cut();
+      answer!();
+      await new Promise((r) => setTimeout(r, 6_000));
+      await relay.restore();
+      const done = await waitForStatus(h, auth, run.id, ['succeeded', 'failed'], 60_000);
+      expect(done).toMatchObject({ status: 'succeeded', output: { ok: 1 } });
+      expect(hits).toBe(1);
+      const { steps } = await (await h.request(`/v1/runs/${run.id}/steps`, { headers: auth })).json();
+      expect(steps.map((s: { type: string; status: string }) => `${s.type}:${s.status}`)).toEqual([
+        'model:succeeded',
+        'tool:succeeded',
+        'model:succeeded',
+      ]);
+    } finally {
+      await worker?.stop();
+      await workerOrm?.close(true);
+      await relay.close();
+      tool.close();
+    }
+  }, 120_000);
+});
