@@ -1,4 +1,4 @@
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import { raw, type EntityName, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { errors } from './errors';
@@ -32,12 +32,15 @@ export function decodeCursor(cursor: string | undefined): Cursor | undefined {
   }
 }
 
-/** The ORM filter for rows strictly after the cursor in (createdAt desc, id desc) order. */
+/**
+ * The ORM filter for rows strictly after the cursor in (createdAt desc, id desc) order. A row-value
+ * comparison, because PostgreSQL turns it into a bound of the (…, created_at desc, id desc) index and
+ * starts the scan at the cursor; the equivalent `a < x or (a = x and b < y)` is only a filter, which
+ * reads every newer row first, so a page deep in a large list cost as much as its offset.
+ */
 function afterCursor(cursor: Cursor | undefined): Record<string, unknown> {
   if (!cursor) return {};
-  return {
-    $or: [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { $lt: cursor.id } }],
-  };
+  return { [raw((alias) => `(${alias}.created_at, ${alias}.id) < (?, ?)`, [cursor.createdAt, cursor.id])]: [] };
 }
 
 /**
