@@ -27,6 +27,7 @@ export function runEventRoutes(deps: { hub: RunEventHub }): RouteDef[] {
       async handler(ctx, { params }) {
         const em = ctx.state.em.fork();
         const run = await findRun(em, ctx.state.identity!.workspaceId, params.id);
+        const endedAtOpen = TERMINAL_STATUSES.includes(run.status);
         const header = ctx.get('Last-Event-ID');
         let last = /^\d+$/.test(header) ? Number(header) : 0;
         const stream = new PassThrough();
@@ -62,6 +63,9 @@ export function runEventRoutes(deps: { hub: RunEventHub }): RouteDef[] {
                 if (row.type === 'run.status' && TERMINAL_STATUSES.includes(row.data.status as never)) return finish();
               }
               if (rows.length === 500) again = true;
+              // A run that had ended when the stream opened has its terminal event stored already (same
+              // transaction as the status): a resume from at or after it has nothing more to wait for.
+              else if (endedAtOpen) return finish();
             } while (again && !ended);
           } catch {
             finish();

@@ -128,16 +128,20 @@ export function runRoutes(deps: Deps): RouteDef[] {
         // The row is committed first, so the workflow always finds it (issue: never a run stuck in queued).
         try {
           await deps.temporal.call(() => startRunWorkflow(deps.temporal.client, deps.config.temporal, run));
-        } catch (err) {
-          await em.nativeUpdate(
-            Run,
-            { id: run.id },
-            {
-              status: 'failed',
-              error: { code: 'unavailable', message: 'The run could not be started' },
-              completedAt: new Date(),
-            },
-          );
+        } catch {
+          // The caller gets 503 and no run: the row ends `failed` with its final event (so a stream or a
+          // wait on it ends) and gives its Idempotency-Key back, so the caller's retry creates the run.
+          const patch = {
+            status: 'failed' as const,
+            error: { code: 'unavailable', message: 'The run could not be started' },
+            completedAt: new Date(),
+            idempotencyKey: null,
+          };
+          Object.assign(run, patch);
+          await em.transactional(async (tx) => {
+            await tx.nativeUpdate(Run, { id: run.id }, patch);
+            await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
+          });
           throw errors.unavailable('Temporal');
         }
         ctx.status = 201;

@@ -173,9 +173,16 @@ describe('run creation checks', () => {
 
   it('marks the run failed and answers 503 when its workflow cannot be started, never leaving it queued', async () => {
     const { auth, agent } = await setup();
+    const key = randomUUID();
+    const create = (api: Harness) =>
+      api.request('/v1/runs', {
+        method: 'POST',
+        headers: { ...auth, 'Idempotency-Key': key },
+        json: { agentId: agent.id, input: { n: 1 } },
+      });
     const down = await startApi({ ...h.config, temporal: { ...h.config.temporal, address: '127.0.0.1:9' } });
     try {
-      const res = await down.request('/v1/runs', { method: 'POST', headers: auth, json: { agentId: agent.id } });
+      const res = await create(down);
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).not.toBeNull();
       expect((await res.json()).error.code).toBe('unavailable');
@@ -185,6 +192,16 @@ describe('run creation checks', () => {
     const { runs } = await (await h.request('/v1/runs', { headers: auth })).json();
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ status: 'failed', error: { code: 'unavailable' } });
+    // its event stream tells the story to the end and closes, so nobody waits on it forever
+    const stream = await h.request(`/v1/runs/${runs[0].id}/events`, { headers: auth });
+    const statuses = [...(await stream.text()).matchAll(/"status":"(\w+)"/g)].map((m) => m[1]);
+    expect(statuses).toEqual(['queued', 'failed']);
+    // the caller's retry with the same Idempotency-Key creates the run it asked for
+    const retry = await create(h);
+    expect(retry.status).toBe(201);
+    const created = await retry.json();
+    expect(created.id).not.toBe(runs[0].id);
+    expect((await waitForStatus(h, auth, created.id, 'succeeded')).output).toEqual({ echo: { n: 1 } });
   });
 
   it('reports usage by day and by agent, and the balance after charges', async () => {

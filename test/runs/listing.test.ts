@@ -100,5 +100,12 @@ describe('run listing and the event stream', () => {
     ).text();
     const resumedIds = [...resumed.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
     expect(resumedIds).toEqual(ids.filter((id) => id > resumeFrom));
+
+    // an EventSource reconnects after the end with the last id it saw: the stream ends, with nothing to send
+    const afterEnd = await h.request(`/v1/runs/${run.id}/events`, {
+      headers: { ...auth, 'Last-Event-ID': String(ids[ids.length - 1]) },
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(await afterEnd.text()).not.toMatch(/^id: /m);
   });
 });
