@@ -50,9 +50,15 @@ function needsApproval(settings: AgentSettings, tool: string): boolean {
   return settings.approval === 'before_tools' && !settings.approvalTools?.length;
 }
 
+const RUN_FAILURE_CODES: readonly string[] = Object.values(RunFailure);
+
 function runError(err: unknown): RunError {
   const failure = err instanceof ActivityFailure ? err.cause : err;
-  if (failure instanceof ApplicationFailure && failure.type) return { code: failure.type, message: failure.message };
+  // Only our own codes pass through: Temporal names any other thrown error's type after its class
+  // (`ModelError`, `TypeError`), which is no error code of CONTRACT §4-§5.
+  if (failure instanceof ApplicationFailure && failure.type && RUN_FAILURE_CODES.includes(failure.type)) {
+    return { code: failure.type, message: failure.message };
+  }
   const message = failure instanceof Error ? failure.message : String(failure);
   return { code: err instanceof ActivityFailure ? RunFailure.modelError : RunFailure.internal, message };
 }

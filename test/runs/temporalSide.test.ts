@@ -16,15 +16,22 @@ describe('runs on the Temporal side', () => {
   let workspaceId: string;
   let modelServer: http.Server;
   const requests: Array<{ closed: boolean }> = [];
+  let overloaded = 0;
 
   beforeAll(async () => {
-    // an OpenAI-compatible endpoint that accepts the call and never answers
-    // an OpenAI-compatible endpoint: it answers a run whose input says "answer-me" and hangs on any other
+    // an OpenAI-compatible endpoint: it answers a run whose input says "answer-me", is overloaded (503)
+    // for "overload-me", and hangs on any other
     modelServer = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c) => chunks.push(c));
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString();
+        if (body.includes('overload-me')) {
+          overloaded++;
+          res.statusCode = 503;
+          res.end('{"error":{"message":"overloaded"}}');
+          return;
+        }
         if (body.includes('answer-me')) {
           res.setHeader('content-type', 'application/json');
           res.end(
@@ -117,4 +124,15 @@ describe('runs on the Temporal side', () => {
     // 1000 input tokens at 2 USD/M + 500 output tokens at 10 USD/M
     expect(done.usage).toEqual({ inputTokens: 1000, outputTokens: 500, costUsd: 0.007 });
   });
+
+  it('fails a run whose model stays unavailable with agent.model_error, after the retries', async () => {
+    const agent = await createAgent(h, auth, { name: 'busy', modelId: 'openai/slow' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { q: 'overload-me' } });
+    const done = await waitForStatus(h, auth, run.id, ['succeeded', 'failed'], 60_000);
+    expect(done.status).toBe('failed');
+    expect(done.error.code).toBe('agent.model_error');
+    expect(done.error.message).toMatch(/503/);
+    // 3 tries by the provider within each of the activity's 3 attempts
+    expect(overloaded).toBe(9);
+  }, 90_000);
 });
