@@ -60,20 +60,18 @@ export function webhookRoutes(deps: { config: Config; temporal: Temporal }): Rou
         ctx.body = serializeWebhook(sub);
       },
     }),
-    defineRoute({
+    defineRoute<undefined, z.infer<typeof pageQuery>>({
       method: 'GET',
       path: '/v1/webhooks',
       summary: 'List subscriptions (never their secrets)',
       tag: 'webhooks',
       access,
+      query: pageQuery,
       responses: { 200: { description: 'Subscriptions, newest first', schema: webhookListOut } },
-      async handler(ctx) {
-        const subs = await ctx.state.em.find(
-          WebhookSubscription,
-          { workspaceId: ctx.state.identity!.workspaceId, deletedAt: null },
-          { orderBy: { createdAt: 'desc', id: 'desc' } },
-        );
-        ctx.body = { webhooks: subs.map(serializeWebhook) };
+      async handler(ctx, { query }) {
+        const where = { workspaceId: ctx.state.identity!.workspaceId, deletedAt: null };
+        const { items, nextCursor } = await findPage(ctx.state.em, WebhookSubscription, where, query);
+        ctx.body = { webhooks: items.map(serializeWebhook), nextCursor };
       },
     }),
     defineRoute<undefined, undefined, IdParams>({

@@ -24,7 +24,7 @@ export const webhookOut = z
   })
   .strict();
 
-export const webhookListOut = z.object({ webhooks: z.array(webhookOut) });
+export const webhookListOut = z.object({ webhooks: z.array(webhookOut), nextCursor: z.string().nullable() });
 
 export const deliveryOut = z.object({
   id: z.uuid(),

@@ -15,7 +15,8 @@ export const BaseEntitySchema = new EntitySchema<BaseEntity>({
   abstract: true,
   properties: {
     id: { type: 'uuid', primary: true },
-    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    // milliseconds, as keyset cursors carry them (Migration20261122050000)
+    createdAt: { type: 'Date', columnType: 'timestamptz(3)' },
     updatedAt: { type: 'Date', columnType: 'timestamptz', onUpdate: () => new Date() },
   },
 });

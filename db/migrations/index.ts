@@ -3,6 +3,7 @@ import { Migration20261122010000 } from './Migration20261122010000';
 import { Migration20261122020000 } from './Migration20261122020000';
 import { Migration20261122030000 } from './Migration20261122030000';
 import { Migration20261122040000 } from './Migration20261122040000';
+import { Migration20261122050000 } from './Migration20261122050000';
 
 /**
  * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
@@ -14,4 +15,5 @@ export const migrationsList = [
   { name: 'Migration20261122020000', class: Migration20261122020000 },
   { name: 'Migration20261122030000', class: Migration20261122030000 },
   { name: 'Migration20261122040000', class: Migration20261122040000 },
+  { name: 'Migration20261122050000', class: Migration20261122050000 },
 ];

@@ -151,4 +151,59 @@ describe('webhook subscriptions', () => {
       await dev.close();
     }
   });
+
+  it('pages the subscriptions and their delivery log, even over deliveries stamped within one millisecond', async () => {
+    const owner = await signUp(h);
+    const mine = bearer(await createKey(h, owner, ['webhooks:manage']));
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      ids.unshift(
+        (await (await create({ url: `https://8.8.8.8/${i}`, events: ['run.failed'], secret }, mine)).json()).id,
+      );
+    }
+    const first = await (await h.request('/v1/webhooks?limit=2', { headers: mine })).json();
+    expect(first.webhooks.map((w: { id: string }) => w.id)).toEqual(ids.slice(0, 2));
+    const second = await (await h.request(`/v1/webhooks?limit=2&cursor=${first.nextCursor}`, { headers: mine })).json();
+    expect(second).toEqual({ webhooks: [expect.objectContaining({ id: ids[2] })], nextCursor: null });
+
+    // deliveries written by the database clock (microseconds) within one millisecond
+    const stamps = ['.123100', '.123400', '.123700', '.123900'].map((us) => `2026-01-01 00:00:00${us}+00`);
+    for (const [n, at] of stamps.entries()) {
+      await h.orm.em
+        .fork()
+        .getConnection()
+        .execute(
+          `insert into webhook_deliveries (id, created_at, updated_at, subscription_id, workspace_id, run_id, type, event_key, body, status)
+           values (gen_random_uuid(), ?, ?, ?, ?, gen_random_uuid(), 'run.failed', ?, '{}', 'failed')`,
+          [at, at, ids[0], owner.workspaceId, `e${n}`],
+        );
+    }
+    const seen: string[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page: any = await (
+        await h.request(`/v1/webhooks/${ids[0]}/deliveries?limit=1${cursor ? `&cursor=${cursor}` : ''}`, {
+          headers: mine,
+        })
+      ).json();
+      seen.push(...page.deliveries.map((d: { id: string }) => d.id));
+      cursor = page.nextCursor;
+    }
+    expect(seen).toHaveLength(4);
+    expect(new Set(seen).size).toBe(4);
+  });
+
+  it("answers 404 for another workspace's subscription on every route", async () => {
+    const sub = await (await create({ url: 'https://8.8.8.8/theirs', events: ['run.failed'], secret })).json();
+    const stranger = bearer(await createKey(h, await signUp(h), ['webhooks:manage']));
+    for (const [method, path] of [
+      ['DELETE', `/v1/webhooks/${sub.id}`],
+      ['GET', `/v1/webhooks/${sub.id}/deliveries`],
+      ['POST', `/v1/webhooks/${sub.id}/deliveries/${sub.id}/redeliver`],
+    ]) {
+      const res = await h.request(path, { method, headers: stranger });
+      expect([path, res.status, (await res.json()).error.code]).toEqual([path, 404, 'not_found']);
+    }
+    expect((await (await h.request('/v1/webhooks', { headers: stranger })).json()).webhooks).toEqual([]);
+  });
 });
