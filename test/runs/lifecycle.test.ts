@@ -1,7 +1,7 @@
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForRun, waitForStatus } from '../helpers/runs';
-import { startRunStack, type RunningWorker } from '../helpers/worker';
+import { startRunStack, startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
 
 // CONTRACT §5 over HTTP against real Temporal and PostgreSQL: every status, every gate, every 409.
 describe('run lifecycle', () => {
@@ -169,16 +169,25 @@ describe('run lifecycle', () => {
     }
   });
 
-  it('cancels a queued run', async () => {
-    // a run on a queue no worker polls stays queued until cancelled
+  it('cancels a queued run: it ends cancelled without ever running', async () => {
+    // a run on a queue no worker polls yet stays queued; the cancel waits in Temporal for the first worker
     const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
-    const idle = await startApi({ ...h.config, temporal: { ...h.config.temporal, taskQueue: 'nobody-polls-this' } });
+    const idle = await startApi({ ...h.config, temporal: { ...h.config.temporal, taskQueue: testTaskQueue() } });
+    let late: RunningWorker | undefined;
     try {
       const run = await createRun(idle, auth, { agentId: agent.id, input: {} });
       expect((await post(`/v1/runs/${run.id}/cancel`)).status).toBe(202);
       const still = await (await h.request(`/v1/runs/${run.id}`, { headers: auth })).json();
       expect(still.status).toBe('queued');
+      late = await startWorker(idle.config, idle.orm);
+      const done = await waitForStatus(h, auth, run.id, 'cancelled');
+      expect(done).toMatchObject({ startedAt: null, output: null, usage: { costUsd: 0 } });
+      const { steps } = await (await h.request(`/v1/runs/${run.id}/steps`, { headers: auth })).json();
+      expect(steps).toEqual([]);
+      const events = await (await h.request(`/v1/runs/${run.id}/events`, { headers: auth })).text();
+      expect([...events.matchAll(/"status":"(\w+)"/g)].map((m) => m[1])).toEqual(['queued', 'cancelled']);
     } finally {
+      await late?.stop();
       await idle.close();
     }
   });
@@ -188,16 +197,23 @@ describe('run lifecycle', () => {
     const run = await createRun(h, auth, { agentId: agent.id, input: {} });
     const stranger = await signUp(h);
     const other = bearer(await createKey(h, stranger, ['runs:read', 'runs:write', 'agents:read', 'feedback:write']));
-    for (const [method, path] of [
+    const attempts: Array<[string, string, unknown?]> = [
       ['GET', `/v1/runs/${run.id}`],
       ['GET', `/v1/runs/${run.id}/output`],
       ['GET', `/v1/runs/${run.id}/steps`],
       ['GET', `/v1/runs/${run.id}/events`],
       ['POST', `/v1/runs/${run.id}/cancel`],
+      ['POST', `/v1/runs/${run.id}/input`, { answer: 'x' }],
+      ['POST', `/v1/runs/${run.id}/approve`, { approved: true }],
+      ['POST', `/v1/runs/${run.id}/review`, { accept: true }],
+      ['POST', `/v1/runs/${run.id}/feedback`, { rating: 5 }],
       ['GET', `/v1/agents/${agent.id}`],
-    ]) {
-      const res = await h.request(path, { method, headers: other });
-      expect([path, res.status]).toEqual([path, 404]);
+      ['GET', `/v1/agents/${agent.id}/versions`],
+      ['GET', `/v1/agents/${agent.id}/definition`],
+    ];
+    for (const [method, path, json] of attempts) {
+      const res = await h.request(path, { method, headers: other, json });
+      expect([method, path, res.status]).toEqual([method, path, 404]);
     }
     const create = await h.request('/v1/runs', { method: 'POST', headers: other, json: { agentId: agent.id } });
     expect(create.status).toBe(404);
