@@ -62,7 +62,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...runRoutes({ config: deps.config, temporal: deps.temporal, models }),
     ...runActionRoutes({ temporal: deps.temporal }),
     ...runEventRoutes({ hub: deps.hub }),
-    ...localRunRoutes({ config: deps.config, temporal: deps.temporal }),
+    ...localRunRoutes({ config: deps.config, temporal: deps.temporal, orm: deps.orm, logger: deps.logger }),
     ...webhookRoutes({ config: deps.config, temporal: deps.temporal }),
     ...usageRoutes(),
     ...fileRoutes({ config: deps.config, storage: deps.storage ?? createStorage(deps.config.storageUrl) }),

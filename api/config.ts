@@ -46,7 +46,7 @@ const envSchema = z.object({
   SVC_OPENAI_INPUT_PER_MTOK_USD: z.coerce.number().nonnegative().default(0),
   SVC_OPENAI_OUTPUT_PER_MTOK_USD: z.coerce.number().nonnegative().default(0),
   SVC_OPENAI_TIMEOUT_MS: intFrom(60_000),
-  SVC_QUEUED_RUN_SWEEP_SECONDS: z.coerce.number().int().nonnegative().default(15),
+  SVC_RECOVERY_SWEEP_SECONDS: z.coerce.number().int().nonnegative().default(15),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -87,7 +87,7 @@ export interface Config {
    * How often (and after how long) the API starts the workflow of a run left in `queued` without one,
    * as a process killed between the commit and the start leaves it. 0 turns the sweep off.
    */
-  queuedRunSweepSeconds: number;
+  recoverySweepSeconds: number;
 }
 
 /** Reads and validates the environment; throws with every offending variable named. */
@@ -132,6 +132,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       outputPerMTokUsd: e.SVC_OPENAI_OUTPUT_PER_MTOK_USD,
       timeoutMs: e.SVC_OPENAI_TIMEOUT_MS,
     },
-    queuedRunSweepSeconds: e.SVC_QUEUED_RUN_SWEEP_SECONDS,
+    recoverySweepSeconds: e.SVC_RECOVERY_SWEEP_SECONDS,
   };
 }

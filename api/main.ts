@@ -3,7 +3,7 @@ import { createApp } from './app';
 import { loadConfig } from './config';
 import { createLogger } from './logger';
 import { createMailer } from './mailer';
-import { startQueuedRunSweeper } from './queuedRunSweep';
+import { startRunRecovery } from './runRecovery';
 import { createTemporal } from './temporal';
 
 /** `npm run api`: one API process against running PostgreSQL and Temporal. */
@@ -15,11 +15,11 @@ async function main(): Promise<void> {
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger });
   const { app, close: closeApp } = createApp({ config, orm, logger, temporal, mailer });
   const server = app.listen(config.port, config.host, () => logger.info({ port: config.port }, 'api listening'));
-  const sweeper = startQueuedRunSweeper({ orm, temporal, config, logger });
+  const recovery = startRunRecovery({ orm, temporal, config, logger });
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'api shutting down');
-    sweeper.stop();
+    recovery.stop();
     server.close(() => {
       Promise.allSettled([closeApp(), orm.close(), temporal.close()]).finally(() => process.exit(0));
     });

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { appendRunEvent } from '../../activities/runEvents';
-import { announceRun } from '../../activities/webhooks/dispatch';
 import { Run } from '../../db/entities/Run';
+import type { Orm } from '../../db/orm';
 import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { announceRuns } from '../runRecovery';
 import { serializeRun } from '../schemas/runs';
 import type { Temporal } from '../temporal';
 import { findAgent } from './agents';
@@ -36,7 +38,7 @@ export const localRunsBody = z.object({
  * their status events, in one transaction: a batch is stored whole or not at all. Their webhooks
  * follow, like any run's.
  */
-export function localRunRoutes(deps: { config: Config; temporal: Temporal }): RouteDef[] {
+export function localRunRoutes(deps: { config: Config; temporal: Temporal; orm: Orm; logger: Logger }): RouteDef[] {
   return [
     defineRoute<z.infer<typeof localRunsBody>>({
       method: 'POST',
@@ -67,6 +69,7 @@ export function localRunRoutes(deps: { config: Config; temporal: Temporal }): Ro
           run.outputTokens = r.usage?.outputTokens ?? 0;
           if (identity.actor === 'api_key') run.apiKeyId = identity.keyId;
           else run.userId = identity.userId;
+          run.announcePending = true;
           return run;
         });
         await ctx.state.em.transactional(async (tx) => {
@@ -74,10 +77,11 @@ export function localRunRoutes(deps: { config: Config; temporal: Temporal }): Ro
           await tx.flush();
           for (const run of rows) await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
         });
-        // CONTRACT §5: recorded runs send their webhooks like any other.
-        for (const run of rows) {
-          await announceRun(ctx.state.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run);
-        }
+        // CONTRACT §5: recorded runs send their webhooks like any other. The batch is stored either way:
+        // when Temporal cannot take the announcements now, the recovery sweep makes them later.
+        await announceRuns(deps, rows).catch((err: Error) =>
+          deps.logger.warn({ reqId: ctx.state.requestId, err: err.message }, 'local runs left to the recovery sweep'),
+        );
         ctx.status = 201;
         ctx.body = { runs: rows.map((r) => ({ id: r.id, status: r.status })) };
       },

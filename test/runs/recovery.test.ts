@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { sweepQueuedRuns } from '../../api/queuedRunSweep';
+import { sweepQueuedRuns } from '../../api/runRecovery';
 import { requestHash, startRunWorkflow } from '../../api/runStarter';
 import { createRunBody } from '../../api/schemas/runs';
 import { Run } from '../../db/entities/Run';

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Harness } from '../helpers/harness';
+import { sweepUnannouncedRuns } from '../../api/runRecovery';
+import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { startReceiver, sleep, until } from '../helpers/receiver';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
@@ -250,4 +251,38 @@ describe('webhook deliveries', () => {
       await rx.close();
     }
   });
+
+  it('announces local runs later when Temporal could not take them at once', async () => {
+    const rx = await startReceiver();
+    const down = await startApi({ ...h.config, temporal: { ...h.config.temporal, address: '127.0.0.1:9' } });
+    try {
+      await subscribe(rx.url, ['run.succeeded']);
+      const res = await down.request('/v1/local-runs', {
+        method: 'POST',
+        headers: auth,
+        json: {
+          agentId: echo.id,
+          runs: [{ status: 'succeeded', startedAt: '2026-11-01T10:00:00Z', completedAt: '2026-11-01T10:00:01Z' }],
+        },
+      });
+      // the batch is recorded whatever Temporal does
+      expect(res.status).toBe(201);
+      const { runs } = await res.json();
+      await sleep(1000);
+      expect(rx.received).toHaveLength(0);
+      const recovery = { orm: h.orm, temporal: h.temporal, config: h.config };
+      expect(await sweepUnannouncedRuns(recovery, 0)).toBeGreaterThanOrEqual(1);
+      await until(() => rx.received.length === 1, 20_000, 'the swept announcement');
+      expect(JSON.parse(rx.received[0].raw.toString())).toMatchObject({
+        type: 'run.succeeded',
+        run: { id: runs[0].id },
+      });
+      expect(await sweepUnannouncedRuns(recovery, 0)).toBe(0);
+      await sleep(1500);
+      expect(rx.received).toHaveLength(1);
+    } finally {
+      await down.close();
+      await rx.close();
+    }
+  }, 60_000);
 });
