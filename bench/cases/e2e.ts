@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { expectStatus, waitForTerminal } from '../lib/http';
+import { closedLoop } from '../lib/load';
+import { COMPARISON_HEADERS, comparisonRows, ratio, table, type Summary } from '../lib/stats';
+import type { BenchContext, CaseResult } from '../lib/context';
+import type { bareRunWorkflow } from '../baseline/workflows';
+
+/** An echo run is startRun, modelTurn and finishRun: three activities. */
+export const ECHO_RUN_ACTIVITIES = 3;
+
+/**
+ * Case 2: a `builtin/echo` run end to end as a client sees it (POST /v1/runs, then its event stream
+ * until `succeeded`), against a bare workflow with the same three activities started and awaited
+ * with the Temporal client. Twice: one client at a time (latency without queueing) and
+ * `ctx.concurrency` clients (throughput), the same number of virtual users on both sides.
+ */
+export async function e2eCase(ctx: BenchContext): Promise<CaseResult> {
+  await ctx.pool.ensure(2 * 1000 * 2 * (ctx.seconds + ctx.warmupSeconds));
+  const service = (concurrency: number) =>
+    closedLoop({
+      concurrency,
+      seconds: ctx.seconds,
+      warmupSeconds: ctx.warmupSeconds,
+      operation: async () => {
+        const run = await expectStatus(201, `${ctx.apiUrl}/v1/runs`, {
+          headers: { authorization: ctx.pool.next() },
+          json: { agentId: ctx.echoAgentId, input: { text: 'hello' } },
+        });
+        const done = await waitForTerminal(ctx.apiUrl, run.id, { authorization: ctx.pool.next() });
+        if (done.status !== 'succeeded') throw new Error(`run ${run.id} ended ${done.status}`);
+      },
+    });
+  const baseline = (concurrency: number) =>
+    closedLoop({
+      concurrency,
+      seconds: ctx.seconds,
+      warmupSeconds: ctx.warmupSeconds,
+      operation: async () => {
+        const handle = await ctx.client.workflow.start<typeof bareRunWorkflow>('bareRunWorkflow', {
+          taskQueue: ctx.bareQueue,
+          workflowId: `bare-run-${randomUUID()}`,
+          args: [ECHO_RUN_ACTIVITIES],
+        });
+        await handle.result();
+      },
+    });
+
+  const levels: Array<{ concurrency: number; service: Summary; baseline: Summary }> = [];
+  for (const concurrency of [1, ctx.concurrency]) {
+    levels.push({ concurrency, service: await service(concurrency), baseline: await baseline(concurrency) });
+  }
+  const markdown = [
+    `### 2. End-to-end \`builtin/echo\` run (${ctx.seconds} s each)`,
+    '',
+    'service = `POST /v1/runs` → `succeeded` seen on `GET /v1/runs/{id}/events`; baseline = Temporal client starts a bare workflow with the same 3 activities and awaits its result.',
+    ...levels.flatMap((l) => [
+      '',
+      `${l.concurrency === 1 ? 'One client at a time (latency)' : `${l.concurrency} concurrent clients (throughput)`}:`,
+      '',
+      table(COMPARISON_HEADERS, comparisonRows(l.service, l.baseline)),
+    ]),
+  ].join('\n');
+  return {
+    title: 'e2e',
+    markdown,
+    data: {
+      levels: levels.map((l) => ({
+        ...l,
+        ratio: { throughput: ratio(l.service.rps, l.baseline.rps), p50: ratio(l.service.p50, l.baseline.p50) },
+      })),
+    },
+  };
+}

@@ -1,0 +1,135 @@
+import { encodeCursor } from '../../api/pagination';
+import { createAgent, createWorkspace, KeyPool } from '../lib/accounts';
+import { expectStatus, waitForTerminal } from '../lib/http';
+import { measureHttp, type HttpResult } from '../lib/load';
+import { COMPARISON_HEADERS, comparisonRows, fmt, ratio, table } from '../lib/stats';
+import type { BenchContext, CaseResult } from '../lib/context';
+
+const SIZES = [1_000, 10_000, 100_000];
+
+/**
+ * Adds runs `from..to` (1-based) to the workspace in one statement, each a second older than the
+ * previous. `created_at` is cut to milliseconds: keyset cursors carry milliseconds, so a row with
+ * microseconds would compare unequal to its own cursor.
+ */
+async function seedRuns(ctx: BenchContext, workspaceId: string, agentId: string, from: number, to: number) {
+  const conn = ctx.orm.em.fork().getConnection();
+  await conn.execute(
+    `insert into runs (id, created_at, updated_at, workspace_id, agent_id, agent_version, status, input, output,
+       metadata, input_tokens, output_tokens, cost_micros, started_at, completed_at, origin)
+     select gen_random_uuid(), t, t, ?, ?, 1, 'succeeded', '{"text":"seed"}'::jsonb,
+       '{"echo":{"text":"seed"}}'::jsonb, '{}'::jsonb, 3, 5, 1000, t, t, 'temporal'
+     from (select date_trunc('milliseconds', now() - interval '1 hour' - g * interval '1 second'
+                  - random() * interval '900 milliseconds') as t
+           from generate_series(?::int, ?::int) g) s`,
+    [workspaceId, agentId, from, to],
+  );
+  await conn.execute('analyze runs');
+}
+
+/** The cursor of the row at `offset` in the list order (newest first). */
+async function cursorAt(ctx: BenchContext, workspaceId: string, offset: number): Promise<string> {
+  const rows: Array<{ created_at: Date; id: string }> = await ctx.orm.em
+    .fork()
+    .getConnection()
+    .execute(
+      `select created_at, id from runs where workspace_id = ? order by created_at desc, id desc offset ? limit 1`,
+      [workspaceId, offset],
+    );
+  return encodeCursor({ createdAt: new Date(rows[0].created_at), id: rows[0].id });
+}
+
+/**
+ * Case 4: `GET /v1/runs/{id}` with an API key against a bare Koa route that does nothing, then
+ * `GET /v1/runs` (page of 20) over one workspace grown to 1k, 10k and 100k runs: the first page and
+ * a page from the middle (by cursor), to show that keyset pagination costs the same at any size.
+ */
+export async function readCase(ctx: BenchContext): Promise<CaseResult> {
+  const http = { connections: ctx.connections, seconds: ctx.seconds, warmupSeconds: ctx.warmupSeconds };
+  const run = await expectStatus(201, `${ctx.apiUrl}/v1/runs`, {
+    headers: { authorization: ctx.pool.next() },
+    json: { agentId: ctx.echoAgentId, input: { text: 'read me' } },
+  });
+  await waitForTerminal(ctx.apiUrl, run.id, { authorization: ctx.pool.next() });
+  await ctx.pool.ensure(5000 * (ctx.seconds + ctx.warmupSeconds));
+  const getService = await measureHttp({
+    ...http,
+    url: `${ctx.apiUrl}/v1/runs/${run.id}`,
+    perRequestHeaders: () => ({ authorization: ctx.pool.next() }),
+  });
+  const getBaseline = await measureHttp({ ...http, url: `${ctx.baselineUrl}/noop` });
+
+  // the list workspace: its own, so its size is exactly what was seeded
+  const ws = await createWorkspace(ctx.apiUrl, ctx.orm);
+  const pool = new KeyPool(ctx.orm, ws.id);
+  await pool.ensure(1);
+  const agentId = await createAgent(ctx.apiUrl, pool.next());
+  const lists: Array<{ size: number; tableRows: number; first: HttpResult; middle: HttpResult }> = [];
+  let seeded = 0;
+  for (const size of SIZES) {
+    const t0 = Date.now();
+    await seedRuns(ctx, ws.id, agentId, seeded + 1, size);
+    const seedMs = Date.now() - t0;
+    seeded = size;
+    const [{ n }] = await ctx.orm.em.fork().getConnection().execute('select count(*)::int as n from runs');
+    console.error(`  seeded ${size} runs in the list workspace (${seedMs} ms; runs table now ${n} rows)`);
+    await pool.ensure(2 * 5000 * (ctx.seconds + ctx.warmupSeconds));
+    const auth = () => ({ authorization: pool.next() });
+    const first = await measureHttp({ ...http, url: `${ctx.apiUrl}/v1/runs?limit=20`, perRequestHeaders: auth });
+    const cursor = await cursorAt(ctx, ws.id, Math.floor(size / 2));
+    const middle = await measureHttp({
+      ...http,
+      url: `${ctx.apiUrl}/v1/runs?limit=20&cursor=${cursor}`,
+      perRequestHeaders: auth,
+    });
+    lists.push({ size, tableRows: n, first, middle });
+  }
+
+  const base = lists[0];
+  const listRows = lists.flatMap(({ size, tableRows, first, middle }) => [
+    [
+      `${fmt(size)} (table ${fmt(tableRows)})`,
+      'first page',
+      first.rps,
+      first.p50,
+      first.p95,
+      first.p99,
+      `${fmt(ratio(first.p50, base.first.p50), 2)}×`,
+      first.errors,
+    ],
+    [
+      '',
+      `page at ${fmt(size / 2)}`,
+      middle.rps,
+      middle.p50,
+      middle.p95,
+      middle.p99,
+      `${fmt(ratio(middle.p50, base.middle.p50), 2)}×`,
+      middle.errors,
+    ],
+  ]);
+  const markdown = [
+    `### 4. Read path (${ctx.connections} connections, ${ctx.seconds} s each)`,
+    '',
+    '`GET /v1/runs/{id}` with an API key; baseline = bare Koa route on the same process layout that does nothing.',
+    '',
+    table(COMPARISON_HEADERS, comparisonRows(getService, getBaseline)),
+    '',
+    '`GET /v1/runs?limit=20` as the workspace grows (p50 ratio against the same page at 1k):',
+    '',
+    table(['workspace runs', 'page', 'throughput /s', 'p50 ms', 'p95 ms', 'p99 ms', 'p50 vs 1k', 'errors'], listRows),
+  ].join('\n');
+  return {
+    title: 'read',
+    markdown,
+    data: {
+      get: {
+        service: getService,
+        baseline: getBaseline,
+        ratio: { throughput: ratio(getService.rps, getBaseline.rps), p50: ratio(getService.p50, getBaseline.p50) },
+      },
+      list: lists,
+      overdrawnKeys: pool.overdrawn + ctx.pool.overdrawn,
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAgent, createWorkspace, KeyPool } from '../lib/accounts';
+import { expectStatus, waitForTerminal } from '../lib/http';
+import { fmt, percentile, ratio, table } from '../lib/stats';
+import { sleep, type BenchContext, type CaseResult } from '../lib/context';
+
+/** Subscriber counts, and how many runs (one at a time) each level measures. */
+const LEVELS: Array<{ subscribers: number; runs: number }> = [
+  { subscribers: 0, runs: 10 },
+  { subscribers: 1, runs: 20 },
+  { subscribers: 10, runs: 10 },
+  { subscribers: 100, runs: 5 },
+];
+
+/** A receiver on 127.0.0.1: `/hook/<n>` is subscriber n; records when each first attempt arrives. */
+async function startReceivers() {
+  const firstAttempt = new Map<string, number>(); // `${n}:${runId}` → arrival (epoch ms)
+  let received = 0;
+  const server = http.createServer((req, res) => {
+    const at = Date.now();
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      received++;
+      const n = /^\/hook\/(\d+)$/.exec(req.url ?? '')?.[1];
+      const runId = JSON.parse(Buffer.concat(chunks).toString('utf8'))?.run?.id;
+      const key = `${n}:${runId}`;
+      if (req.headers['x-svc-attempt'] === '1' && !firstAttempt.has(key)) firstAttempt.set(key, at);
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: (n: number) => `${base}/hook/${n}`,
+    firstAttempt,
+    received: () => received,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+interface LevelResult {
+  subscribers: number;
+  runs: number;
+  /** create → `succeeded` on the event stream, per run. */
+  completion: { p50: number; p99: number; max: number };
+  /** Workflow start → close in Temporal (includes the fan-out activity), per run. */
+  workflow: { p50: number; max: number };
+  /** Status change (the run's completedAt) → first attempt at each subscriber. */
+  firstAttempt: { n: number; p50: number; p99: number; max: number } | null;
+}
+
+/**
+ * Case 5: one run at a time with 0, 1, 10 and 100 subscriptions (to `run.succeeded`, receivers on
+ * 127.0.0.1). Measures the delay from the status change to each subscriber's first attempt, and the
+ * run's own completion time, which must not grow with the subscriber count.
+ */
+export async function webhooksCase(ctx: BenchContext): Promise<CaseResult> {
+  const ws = await createWorkspace(ctx.apiUrl, ctx.orm);
+  const pool = new KeyPool(ctx.orm, ws.id);
+  await pool.ensure(1000);
+  const auth = () => ({ authorization: pool.next() });
+  const agentId = await createAgent(ctx.apiUrl, pool.next());
+  const receivers = await startReceivers();
+  const results: LevelResult[] = [];
+  let subscribed = 0;
+  try {
+    for (const level of LEVELS) {
+      for (; subscribed < level.subscribers; subscribed++) {
+        await expectStatus(201, `${ctx.apiUrl}/v1/webhooks`, {
+          headers: auth(),
+          json: { url: receivers.url(subscribed), events: ['run.succeeded'], secret: 'bench-secret-0123456789' },
+        });
+      }
+      const completion: number[] = [];
+      const workflow: number[] = [];
+      const delays: number[] = [];
+      for (let i = 0; i < level.runs; i++) {
+        const t0 = Date.now();
+        const run = await expectStatus(201, `${ctx.apiUrl}/v1/runs`, {
+          headers: auth(),
+          json: { agentId, input: { text: 'fan-out' } },
+        });
+        const done = await waitForTerminal(ctx.apiUrl, run.id, auth());
+        completion.push(Date.now() - t0);
+        const changedAt = Date.parse(done.completedAt);
+        const deadline = Date.now() + 120_000;
+        const keys = Array.from({ length: level.subscribers }, (_, n) => `${n}:${run.id}`);
+        while (keys.some((k) => !receivers.firstAttempt.has(k))) {
+          if (Date.now() > deadline) throw new Error(`not every subscriber got run ${run.id} within 120 s`);
+          await sleep(20);
+        }
+        for (const k of keys) delays.push(receivers.firstAttempt.get(k)! - changedAt);
+        const handle = ctx.client.workflow.getHandle(`run-${run.id}`);
+        await handle.result();
+        const info = await handle.describe();
+        workflow.push(info.closeTime!.getTime() - info.startTime.getTime());
+        // let the delivery workflows of this run finish before the next run
+        await sleep(200);
+      }
+      const sortedC = [...completion].sort((a, b) => a - b);
+      const sortedW = [...workflow].sort((a, b) => a - b);
+      const sortedD = [...delays].sort((a, b) => a - b);
+      results.push({
+        subscribers: level.subscribers,
+        runs: level.runs,
+        completion: { p50: percentile(sortedC, 50), p99: percentile(sortedC, 99), max: sortedC[sortedC.length - 1] },
+        workflow: { p50: percentile(sortedW, 50), max: sortedW[sortedW.length - 1] },
+        firstAttempt: sortedD.length
+          ? {
+              n: sortedD.length,
+              p50: percentile(sortedD, 50),
+              p99: percentile(sortedD, 99),
+              max: sortedD[sortedD.length - 1],
+            }
+          : null,
+      });
+      console.error(`  webhooks: ${level.subscribers} subscribers done`);
+    }
+  } finally {
+    await receivers.close();
+  }
+
+  const none = results[0];
+  const rows = results.map((r) => [
+    r.subscribers,
+    r.runs,
+    r.completion.p50,
+    r.completion.max,
+    `${fmt(ratio(r.completion.p50, none.completion.p50), 2)}×`,
+    r.workflow.p50,
+    r.firstAttempt ? r.firstAttempt.n : '–',
+    r.firstAttempt ? r.firstAttempt.p50 : '–',
+    r.firstAttempt ? r.firstAttempt.p99 : '–',
+  ]);
+  const markdown = [
+    '### 5. Webhook fan-out (one run at a time, receivers on 127.0.0.1)',
+    '',
+    'Run completion = `POST /v1/runs` → `succeeded` on the event stream (what the caller waits for); workflow = its Temporal execution, start → close, which also contains the fan-out; first attempt = the run’s `completedAt` → the subscriber receives attempt 1.',
+    '',
+    table(
+      [
+        'subscribers',
+        'runs',
+        'run completion p50 ms',
+        'max ms',
+        'p50 vs 0 subs',
+        'workflow p50 ms',
+        'deliveries',
+        'first attempt p50 ms',
+        'p99 ms',
+      ],
+      rows,
+    ),
+  ].join('\n');
+  return { title: 'webhooks', markdown, data: { levels: results } };
+}

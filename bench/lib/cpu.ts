@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * How busy the machine was with work that is not ours, so that a noisy result can be told from a
+ * slow service. Linux only (/proc); elsewhere it reports nothing.
+ *
+ * Ours = this process, the PostgreSQL and Temporal of this data dir, and every descendant of the
+ * three. Foreign = all busy CPU time minus ours.
+ */
+export interface CpuSample {
+  at: number;
+  busy: number;
+  ours: number;
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+function readPid(file: string): number | undefined {
+  try {
+    const pid = Number(fs.readFileSync(file, 'utf8').split('\n')[0].trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Total busy CPU time of the machine (ms), from the first line of /proc/stat. */
+function machineBusy(): number {
+  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = fields;
+  return (user + nice + system + irq + softirq + (steal ?? 0)) * TICK_MS;
+}
+
+/** CPU time (ms) of the roots and all their descendants. */
+function treeCpu(roots: number[]): number {
+  const parent = new Map<number, number>();
+  const cpu = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // the command name may contain spaces; the fields after its closing parenthesis are fixed
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(entry), Number(rest[1]));
+      cpu.set(Number(entry), (Number(rest[11]) + Number(rest[12])) * TICK_MS);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const rootSet = new Set(roots);
+  let total = 0;
+  for (const [pid, ms] of cpu) {
+    for (let p: number | undefined = pid; p && p > 1; p = parent.get(p)) {
+      if (rootSet.has(p)) {
+        total += ms;
+        break;
+      }
+    }
+  }
+  return total;
+}
+
+export function cpuSample(dataDir: string): CpuSample | null {
+  if (!fs.existsSync('/proc/stat')) return null;
+  const roots = [
+    process.pid,
+    readPid(path.join(dataDir, 'temporal.pid')),
+    readPid(path.join(dataDir, 'pg/postmaster.pid')),
+  ];
+  return { at: Date.now(), busy: machineBusy(), ours: treeCpu(roots.filter((p): p is number => p !== undefined)) };
+}
+
+/** Between two samples: the share of all cores used by the benchmark and by everything else, in %. */
+export function cpuShare(a: CpuSample | null, b: CpuSample | null, cores: number) {
+  if (!a || !b || b.at <= a.at) return null;
+  const capacity = (b.at - a.at) * cores;
+  const ours = Math.max(0, b.ours - a.ours);
+  const foreign = Math.max(0, b.busy - a.busy - ours);
+  return { oursPct: Math.round((100 * ours) / capacity), foreignPct: Math.round((100 * foreign) / capacity) };
+}

@@ -1,0 +1,204 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../api/config';
+import { createTemporal } from '../api/temporal';
+import { initOrm } from '../db/orm';
+import { createAgent, createWorkspace, KeyPool } from './lib/accounts';
+import type { BenchContext, CaseResult } from './lib/context';
+import { cpuSample, cpuShare } from './lib/cpu';
+import { expectStatus, waitForTerminal } from './lib/http';
+import { ROOT, spawnTsx, startApiProcess, startWorkerProcess, waitUntilReady, httpOk } from './lib/processes';
+import { createCase } from './cases/create';
+import { e2eCase } from './cases/e2e';
+import { gateCase } from './cases/gate';
+import { readCase } from './cases/read';
+import { webhooksCase } from './cases/webhooks';
+
+/**
+ * `npm run bench` (through bench/run.sh, which starts PostgreSQL and Temporal on the bench's own
+ * ports and data dir): starts the processes under test, warms up, runs the five cases in one go and
+ * writes bench/results/latest.json plus the Markdown tables on stdout. It measures; it never fails
+ * on a number.
+ */
+
+const CASES: Record<string, (ctx: BenchContext) => Promise<CaseResult>> = {
+  create: createCase,
+  e2e: e2eCase,
+  gate: gateCase,
+  read: readCase,
+  webhooks: webhooksCase,
+};
+
+const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
+
+/**
+ * A free port at or above `from`, below the kernel's ephemeral range (32768+), so that no process
+ * listening on port 0 (a test harness next door) can take it between this check and our listen.
+ */
+async function freePort(from: number): Promise<number> {
+  for (let port = from; port < from + 100; port++) {
+    const server = net.createServer();
+    const ok = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (ok) {
+      await new Promise<void>((r) => server.close(() => r()));
+      return port;
+    }
+  }
+  throw new Error(`no free port in ${from}..${from + 99}`);
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    loadAverageAtStart: os.loadavg().map((n) => Number(n.toFixed(2))),
+  };
+}
+
+async function main(): Promise<void> {
+  const only = (process.env.BENCH_CASES ?? Object.keys(CASES).join(',')).split(',').filter(Boolean);
+  const dataDir = process.env.SVC_DATA_DIR ?? path.join(ROOT, '.data/bench');
+  const logDir = path.join(dataDir, 'logs');
+  const stamp = Date.now();
+  const queues = { runs: `bench-runs-${stamp}`, idle: `bench-idle-${stamp}`, bare: `bench-bare-${stamp}` };
+  const shared = {
+    // one line per request, as in production, but into a file (see bench/README.md)
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    SVC_ALLOW_PRIVATE_WEBHOOKS: '1',
+    SVC_SIGNUP_RATE_PER_MIN: '10000',
+  };
+  const started = new Date();
+  const machineAtStart = machine();
+  console.error(`[bench] machine: ${JSON.stringify(machineAtStart)}`);
+
+  const base = num('BENCH_PORT_BASE', 4310);
+  const apiPort = await freePort(base);
+  const admissionPort = await freePort(apiPort + 1);
+  const baselinePort = await freePort(admissionPort + 1);
+  const worker = startWorkerProcess(
+    'worker',
+    { ...shared, TEMPORAL_TASK_QUEUE: queues.runs, BENCH_BARE_QUEUE: queues.bare },
+    logDir,
+    'bench/worker.ts',
+    'bench worker running',
+  );
+  const api = startApiProcess('api', apiPort, { ...shared, TEMPORAL_TASK_QUEUE: queues.runs }, logDir);
+  const admission = startApiProcess(
+    'api-admission',
+    admissionPort,
+    { ...shared, TEMPORAL_TASK_QUEUE: queues.idle },
+    logDir,
+  );
+  const baselineProc = spawnTsx(
+    'baseline',
+    'bench/baseline/server.ts',
+    { ...shared, PORT: String(baselinePort), BENCH_IDLE_QUEUE: queues.idle },
+    `${logDir}/baseline.log`,
+  );
+  const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+  await Promise.all([worker, api, admission, waitUntilReady(baselineProc, httpOk(`${baselineUrl}/noop`))]);
+  console.error(
+    `[bench] API ${(await api).url}, admission API ${(await admission).url}, baseline ${baselineUrl}; logs in ${logDir}`,
+  );
+
+  const config = loadConfig();
+  const orm = await initOrm(config.databaseUrl, 4);
+  const temporal = createTemporal(config.temporal);
+  const apiUrl = (await api).url;
+  const ws = await createWorkspace(apiUrl, orm);
+  const pool = new KeyPool(orm, ws.id);
+  await pool.ensure(5000);
+  const ctx: BenchContext = {
+    apiUrl,
+    admissionUrl: (await admission).url,
+    baselineUrl,
+    orm,
+    client: temporal.client,
+    bareQueue: queues.bare,
+    pool,
+    workspaceId: ws.id,
+    echoAgentId: await createAgent(apiUrl, pool.next()),
+    scriptedAgentId: await createAgent(apiUrl, pool.next(), { presetId: 'scripted', settings: { maxSteps: 50 } }),
+    connections: num('BENCH_CONNECTIONS', 10),
+    concurrency: num('BENCH_CONCURRENCY', 8),
+    seconds: num('BENCH_SECONDS', 10),
+    warmupSeconds: num('BENCH_WARMUP_SECONDS', 3),
+    logDir,
+  };
+
+  // Global warm-up: JIT, connection pools, workflow caches of every code path the cases use.
+  console.error('[bench] warming up');
+  for (let i = 0; i < 20; i++) {
+    const run = await expectStatus(201, `${apiUrl}/v1/runs`, {
+      headers: { authorization: pool.next() },
+      json: { agentId: ctx.echoAgentId, input: { text: 'warm-up' } },
+    });
+    await waitForTerminal(apiUrl, run.id, { authorization: pool.next() });
+  }
+
+  const results: CaseResult[] = [];
+  for (const name of only) {
+    const t0 = Date.now();
+    console.error(`[bench] case ${name}`);
+    const before = cpuSample(dataDir);
+    const result = await CASES[name](ctx);
+    const cpu = cpuShare(before, cpuSample(dataDir), os.cpus().length);
+    if (cpu) {
+      // other engineers' test runs share this machine: say how much of it they took meanwhile
+      result.data.cpu = cpu;
+      result.markdown += `\n\nCPU during this case: the benchmark's processes ${cpu.oursPct} %, other processes ${cpu.foreignPct} % of all cores.`;
+    }
+    results.push(result);
+    console.error(`${result.markdown}\n[bench] case ${name} took ${Math.round((Date.now() - t0) / 1000)} s\n`);
+  }
+
+  const output = {
+    date: started.toISOString(),
+    durationSeconds: Math.round((Date.now() - started.getTime()) / 1000),
+    machine: { ...machineAtStart, loadAverageAtEnd: os.loadavg().map((n) => Number(n.toFixed(2))) },
+    settings: {
+      connections: ctx.connections,
+      concurrency: ctx.concurrency,
+      seconds: ctx.seconds,
+      warmupSeconds: ctx.warmupSeconds,
+      keysUsed: pool.size,
+      overdrawnKeyRequests: pool.overdrawn,
+      temporalDynamicConfig: process.env.BENCH_TEMPORAL_FLAGS ?? '',
+      logLevel: shared.LOG_LEVEL,
+    },
+    cases: Object.fromEntries(results.map((r) => [r.title, r.data])),
+  };
+  const resultsDir = path.join(ROOT, 'bench/results');
+  fs.mkdirSync(resultsDir, { recursive: true });
+  fs.writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(output, null, 2)}\n`);
+
+  console.log(`## svc benchmark — ${started.toISOString()}\n`);
+  console.log(
+    `Machine: ${output.machine.cpus} × ${output.machine.cpuModel}, ${output.machine.memoryGiB} GiB, ${output.machine.os}, Node ${output.machine.node}. ` +
+      `Took ${output.durationSeconds} s. Load average (1/5/15 min) at start ${machineAtStart.loadAverageAtStart.join('/')}, ` +
+      `at end ${output.machine.loadAverageAtEnd.join('/')}.\n`,
+  );
+  for (const r of results) console.log(`${r.markdown}\n`);
+  console.error(`[bench] wrote ${path.relative(ROOT, path.join(resultsDir, 'latest.json'))}`);
+
+  await temporal.close();
+  await orm.close(true);
+  await Promise.all([(await api).stop(), (await admission).stop(), baselineProc.stop(), (await worker).stop()]);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error('[bench] failed:', err);
+    process.exit(1);
+  },
+);
