@@ -55,9 +55,17 @@ npx jest --json --outputFile="$RESULTS" --forceExit "$@" || jest_rc=$?
 # Stop the services before the summary, so that the summary is the last line printed.
 svc_services_down
 
+# The benchmarks and drills are not run by jest; the type check keeps them (and everything else) honest.
+svc_log "type-checking (tsc --noEmit)"
+typecheck_rc=0
+npx tsc -p tsconfig.json --noEmit || typecheck_rc=$?
+
 summary_rc=0
 node scripts/jest-summary.js "$RESULTS" || summary_rc=$?
 if ((jest_rc != 0)); then
   exit "$jest_rc"
+fi
+if ((typecheck_rc != 0)); then
+  exit "$typecheck_rc"
 fi
 exit "$summary_rc"
