@@ -22,6 +22,8 @@ export interface SafeRequestInit {
   resolver?: Resolver;
   /** Test hook. The default is a fresh agent per call, so no pooled socket outlives the check it was made for. */
   agent?: http.Agent;
+  /** Aborts the request at any point (a cancelled run): it rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface SafeResponse {
@@ -59,6 +61,7 @@ function within<T>(p: Promise<T>, ms: number): Promise<T> {
  */
 export async function safeRequest(raw: string, init: SafeRequestInit): Promise<SafeResponse> {
   const started = Date.now();
+  init.signal?.throwIfAborted();
   // spec §4.2 rule 2, spec §6 delivery rule 6: re-validated on every attempt, never taken from a cache
   const checked = resolvePublicUrl(raw, { allowPrivate: init.allowPrivate, resolver: init.resolver });
   const { url, addresses } = await within(checked, init.timeoutMs);
@@ -96,9 +99,14 @@ function send(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      init.signal?.removeEventListener('abort', onAbort);
       settle();
     };
     const fail = (err: Error) => finish(() => reject(err));
+    const onAbort = () => {
+      fail(init.signal!.reason instanceof Error ? init.signal!.reason : new Error('request aborted'));
+      req.destroy();
+    };
 
     const req = (tls ? https : http).request(options, (res) => {
       const chunks: Buffer[] = [];
@@ -136,6 +144,8 @@ function send(
       req.destroy();
     }, remainingMs);
     req.on('error', fail);
+    if (init.signal?.aborted) return onAbort();
+    init.signal?.addEventListener('abort', onAbort, { once: true });
     req.end(init.body);
   });
 }

@@ -45,8 +45,8 @@ export function createToolRegistry(opts: { allowPrivate: boolean; timeoutMs?: nu
       if (typeof args.url !== 'string') throw new Error('http_request needs a url');
       const method = args.method === 'POST' ? 'POST' : 'GET';
       const headers = args.headers && typeof args.headers === 'object' ? (args.headers as Record<string, string>) : {};
-      signal?.throwIfAborted();
       const res = await safeRequest(args.url, {
+        signal,
         method,
         headers,
         body: method === 'POST' && typeof args.body === 'string' ? args.body : undefined,

@@ -119,6 +119,23 @@ describe('safeRequest against a real receiver (allowPrivate)', () => {
     expect(rx.connections).toBe(1);
   });
 
+  it('aborts an in-flight request when its signal fires (a cancelled run), closing the connection', async () => {
+    let closed = false;
+    const rx = await receiver((req) => req.socket.on('close', () => (closed = true))); // never responds
+    const ctrl = new AbortController();
+    const pending = safeRequest(`${rx.url}/`, {
+      method: 'GET',
+      timeoutMs: 10_000,
+      allowPrivate: true,
+      signal: ctrl.signal,
+    });
+    while (rx.requests.length === 0) await pause(10);
+    ctrl.abort(new Error('run cancelled'));
+    await expect(pending).rejects.toThrow('run cancelled');
+    for (let i = 0; i < 100 && !closed; i++) await pause(10);
+    expect(closed).toBe(true);
+  });
+
   it('times out a response body that trickles forever', async () => {
     const rx = await receiver((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
