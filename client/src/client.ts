@@ -18,7 +18,10 @@ export interface SvcOptions {
   baseUrl?: string;
   /** `fetch` implementation; defaults to `globalThis.fetch`. Inject one to proxy, log or test. */
   fetch?: FetchLike;
-  /** Retries after the first attempt for 429, 5xx and network errors (default 2). */
+  /**
+   * Retries after the first attempt (default 2), of failures that are safe to repeat: 429, 5xx and network
+   * errors for GET, DELETE and `runs.create`; only 429, 503 and refused connections for other writes.
+   */
   maxRetries?: number;
   /** Timeout of each attempt in ms (default 60000). */
   timeoutMs?: number;

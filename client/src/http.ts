@@ -1,6 +1,7 @@
 /**
  * Transport: one JSON request with authentication, a per-attempt timeout and automatic retries.
  * Retry timing follows openai-node: prefer the server's `Retry-After`, else exponential backoff with jitter.
+ * Which failures are retried depends on whether repeating the request is safe (see {@link shouldRetry}).
  */
 import { ConnectionError, SvcError, errorFromResponse } from './errors.js';
 import { randomUUID, sleep } from './runtime.js';
@@ -21,7 +22,10 @@ export interface CallOptions {
   maxRetries?: number;
   /** Extra request headers. */
   headers?: Record<string, string>;
-  /** `Idempotency-Key` for a POST; one is generated per call when absent. */
+  /**
+   * `Idempotency-Key` header. The service honours it only on `POST /v1/runs` (CONTRACT.md §5), where
+   * `runs.create` generates one per call when absent. Elsewhere it is sent as given but deduplicates nothing.
+   */
   idempotencyKey?: string;
 }
 
@@ -34,6 +38,14 @@ export interface RequestSpec extends CallOptions {
   json?: unknown;
   /** Raw body sent as-is (uploads); give its `Content-Type` in `headers`. */
   body?: Uint8Array | ArrayBuffer | Blob | string;
+  /**
+   * Whether sending the request twice has the effect of sending it once. Default: `true` for GET and
+   * DELETE, `false` otherwise. An idempotent request is retried on 429, every 5xx and network errors;
+   * any other only when the service cannot have processed it (429, 503, connection refused).
+   * `true` on a POST means the service deduplicates it by `Idempotency-Key` (only `POST /v1/runs` does,
+   * CONTRACT.md §5); one is then generated per call when `idempotencyKey` is absent.
+   */
+  idempotent?: boolean;
 }
 
 /** Settings of the transport, resolved by the `Svc` constructor. */
@@ -53,6 +65,35 @@ const MAX_DELAY_MS = 8000;
 /** True for the statuses that are worth retrying: 429 and every 5xx. Other 4xx never are. */
 export function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500;
+}
+
+/**
+ * Whether a failed attempt may be repeated. Idempotent requests: 429, any 5xx, any network failure.
+ * Others (a POST that creates something, a gate answer): only when the service says it did not act on
+ * the request (429 `rate_limited`, 503 `unavailable`) or the connection never opened, because after a
+ * 500, a reset or a timeout the first attempt may have succeeded, and a repeat would duplicate it or
+ * turn an accepted answer into a 409.
+ */
+export function shouldRetry(idempotent: boolean, failure: { status: number } | { notSent: boolean }): boolean {
+  if ('status' in failure) return idempotent ? isRetryableStatus(failure.status) : [429, 503].includes(failure.status);
+  return idempotent || failure.notSent;
+}
+
+/** Error codes (Node/undici) of failures that happen before any byte of the request is sent. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * True when a `fetch` failure certainly happened before the request was sent: the connection was refused,
+ * the name did not resolve, or connecting timed out. Node's `fetch` puts the code on `cause` (an
+ * `AggregateError` when several addresses were tried). Browsers give no such detail, so there a network
+ * failure counts as "maybe sent".
+ */
+export function failedBeforeSending(error: unknown, depth = 0): boolean {
+  if (depth > 4 || typeof error !== 'object' || error === null) return false;
+  const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === 'string' && NOT_SENT_CODES.has(code)) return true;
+  if (Array.isArray(errors) && errors.length > 0) return errors.every((e) => failedBeforeSending(e, depth + 1));
+  return failedBeforeSending(cause, depth + 1);
 }
 
 /**
@@ -87,7 +128,7 @@ export class HttpClient {
   constructor(readonly settings: HttpSettings) {}
 
   /**
-   * Sends the request, retrying 429/5xx responses and network failures, and returns the parsed JSON body
+   * Sends the request, retrying the failures {@link shouldRetry} allows, and returns the parsed JSON body
    * (`undefined` for an empty body such as 204).
    * @throws {SvcError} a subclass matching the final HTTP status, or {@link ConnectionError} when no
    * response arrived on the last attempt.
@@ -119,14 +160,15 @@ export class HttpClient {
 
   private async send(spec: RequestSpec, readBody: boolean): Promise<{ response: Response; text: string }> {
     const maxRetries = spec.maxRetries ?? this.settings.maxRetries;
-    const headers = await this.headersFor(spec);
+    const idempotent = spec.idempotent ?? (spec.method === 'GET' || spec.method === 'DELETE');
+    const headers = await this.headersFor(spec, idempotent);
     const url = buildUrl(this.settings.baseUrl, spec.path, spec.query);
     const body = (spec.json !== undefined ? JSON.stringify(spec.json) : spec.body) as RequestInit['body'];
     for (let retry = 0; ; retry++) {
       const attempt = await this.attempt(url, { method: spec.method, headers, body }, spec, readBody);
       const canRetry = retry < maxRetries && !spec.signal?.aborted;
       if ('error' in attempt) {
-        if (!canRetry) throw attempt.error;
+        if (!canRetry || !shouldRetry(idempotent, { notSent: attempt.notSent })) throw attempt.error;
         await sleep(backoffMs(retry), spec.signal);
         continue;
       }
@@ -135,34 +177,38 @@ export class HttpClient {
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
       // spec §8: wait at least Retry-After; one longer than we are willing to sleep ends the retries
       const retryAfterOk = retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_SECONDS;
-      if (!canRetry || !isRetryableStatus(response.status) || !retryAfterOk) {
+      if (!canRetry || !shouldRetry(idempotent, { status: response.status }) || !retryAfterOk) {
         throw errorFromResponse(response.status, response.headers, text, retryAfter);
       }
       await sleep(retryAfter !== undefined ? Math.ceil(retryAfter * 1000) : backoffMs(retry), spec.signal);
     }
   }
 
-  private async headersFor(spec: RequestSpec): Promise<Record<string, string>> {
+  private async headersFor(spec: RequestSpec, idempotent: boolean): Promise<Record<string, string>> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       authorization: `Bearer ${this.settings.apiKey}`,
     };
     if (spec.json !== undefined) headers['content-type'] = 'application/json';
     for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name.toLowerCase()] = value;
-    // stripe-node habit: every POST carries one idempotency key, generated once and reused by every retry
-    if (spec.method === 'POST') {
-      headers['idempotency-key'] = spec.idempotencyKey ?? headers['idempotency-key'] ?? (await randomUUID());
-    }
+    // stripe-node habit: a POST the service deduplicates carries one key, generated once and reused by every
+    // retry; other routes ignore the header (CONTRACT.md §5), so it is sent there only when the caller gives one
+    const key = spec.idempotencyKey ?? headers['idempotency-key'];
+    if (key !== undefined) headers['idempotency-key'] = key;
+    else if (spec.method === 'POST' && idempotent) headers['idempotency-key'] = await randomUUID();
     return headers;
   }
 
-  /** One attempt: a response (with its text when `readBody`), or the error to raise if it is the last. */
+  /**
+   * One attempt: a response (with its text when `readBody`), or the error to raise if it is the last, with
+   * whether the request certainly never reached the service.
+   */
   private async attempt(
     url: string,
     init: RequestInit,
     spec: RequestSpec,
     readBody: boolean,
-  ): Promise<{ response: Response; text: string } | { error: SvcError }> {
+  ): Promise<{ response: Response; text: string } | { error: SvcError; notSent: boolean }> {
     const timeoutMs = spec.timeoutMs ?? this.settings.timeoutMs;
     const controller = new AbortController();
     let timedOut = false;
@@ -188,7 +234,10 @@ export class HttpClient {
       const message = timedOut
         ? `${init.method} ${url} timed out after ${timeoutMs} ms`
         : `${init.method} ${url} failed: ${cause instanceof Error ? cause.message : String(cause)}`;
-      return { error: new ConnectionError({ code: timedOut ? 'timeout' : 'connection_error', message, cause }) };
+      return {
+        error: new ConnectionError({ code: timedOut ? 'timeout' : 'connection_error', message, cause }),
+        notSent: !timedOut && failedBeforeSending(cause),
+      };
     } finally {
       clearTimeout(timer);
       if (!streaming) spec.signal?.removeEventListener('abort', onAbort);

@@ -3,16 +3,8 @@
  * statically, so the package also loads in browsers, Deno, Bun and edge runtimes.
  */
 
-/** The subset of a `node:crypto` Hmac the client uses. */
-export interface NodeHmac {
-  update(data: Uint8Array): NodeHmac;
-  digest(): Uint8Array;
-}
-
-/** The subset of `node:crypto` the client uses. */
-export interface NodeCrypto {
-  createHmac(algorithm: string, key: Uint8Array): NodeHmac;
-  timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
+/** The subset of `node:crypto` the client uses: Node 18 has no global `crypto` without a flag. */
+interface NodeCrypto {
   randomUUID(): string;
 }
 
@@ -22,13 +14,13 @@ let nodeCrypto: Promise<NodeCrypto | undefined> | undefined;
  * `node:crypto` when the runtime has it, else `undefined`. The specifier sits in a variable so bundlers
  * targeting browsers neither resolve nor inline it; a failed import just means "not Node".
  */
-export function loadNodeCrypto(): Promise<NodeCrypto | undefined> {
+function loadNodeCrypto(): Promise<NodeCrypto | undefined> {
   if (!nodeCrypto) {
     const specifier = 'node:crypto';
     const proc = (globalThis as { process?: { versions?: { node?: string } } }).process;
     nodeCrypto = proc?.versions?.node
       ? import(/* webpackIgnore: true */ /* @vite-ignore */ specifier).then(
-          (mod: NodeCrypto & { default?: NodeCrypto }) => (typeof mod.createHmac === 'function' ? mod : mod.default),
+          (mod: NodeCrypto & { default?: NodeCrypto }) => (typeof mod.randomUUID === 'function' ? mod : mod.default),
           () => undefined,
         )
       : Promise.resolve(undefined);

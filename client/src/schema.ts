@@ -4,8 +4,9 @@
  *
  * Each map is checked against its type at compile time by `satisfies Fields<T>`: a key the type lacks is
  * an excess property, a key of the type missing from the map is an error, and a key marked `required`
- * that the type declares optional (or the reverse) is a type mismatch. So the maps cannot drift from the
- * types, and the OpenAPI test keeps the types from drifting from the service.
+ * that the type declares optional (or the reverse), or nullable (`|null`) when the type does not admit
+ * `null` (or the reverse), is a type mismatch. So the maps cannot drift from the types, and the OpenAPI
+ * test keeps the types from drifting from the service.
  */
 import type {
   Agent,
@@ -27,10 +28,21 @@ import type {
   WebhookDeliveryBody,
 } from './types.js';
 
-/** Every key of `T`, each marked `required` or `optional` as `T` declares it. */
-export type Fields<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? 'optional' : 'required' };
+/** `required` or `optional`, as `T` declares key `K`. */
+type Presence<T, K extends keyof T> = {} extends Pick<T, K> ? 'optional' : 'required';
+
+/**
+ * Every key of `T`, each marked `required` or `optional` as `T` declares it, with `|null` appended when its
+ * type admits `null` (`string | null`, but also `unknown` and {@link JsonValue}-like types).
+ */
+export type Fields<T> = { [K in keyof T]-?: null extends T[K] ? `${Presence<T, K>}|null` : Presence<T, K> };
+
+/** One entry of a {@link Fields} map. */
+export type Field = 'required' | 'optional' | 'required|null' | 'optional|null';
 
 const R = 'required';
+/** Always present, may be `null`. */
+const N = 'required|null';
 
 export const RUN_FIELDS = {
   id: R,
@@ -38,33 +50,33 @@ export const RUN_FIELDS = {
   agentVersion: R,
   status: R,
   input: R,
-  output: R,
-  error: R,
-  pendingAction: R,
+  output: N,
+  error: N,
+  pendingAction: N,
   usage: R,
   metadata: R,
   createdAt: R,
   updatedAt: R,
-  startedAt: R,
-  completedAt: R,
+  startedAt: N,
+  completedAt: N,
 } as const satisfies Fields<Run>;
 export const RUN_USAGE_FIELDS = { inputTokens: R, outputTokens: R, costUsd: R } as const satisfies Fields<RunUsage>;
 export const RUN_ERROR_FIELDS = { code: R, message: R } as const satisfies Fields<RunError>;
-export const RUN_OUTPUT_FIELDS = { runId: R, status: R, output: R } as const satisfies Fields<RunOutput>;
+export const RUN_OUTPUT_FIELDS = { runId: R, status: R, output: N } as const satisfies Fields<RunOutput>;
 export const RUN_STEP_FIELDS = {
   index: R,
   type: R,
   status: R,
   detail: R,
   startedAt: R,
-  completedAt: R,
+  completedAt: N,
 } as const satisfies Fields<RunStep>;
 export const FEEDBACK_FIELDS = {
   id: R,
   runId: R,
   rating: R,
-  correctedOutput: R,
-  comment: R,
+  correctedOutput: N,
+  comment: N,
   createdAt: R,
 } as const satisfies Fields<Feedback>;
 
@@ -73,7 +85,7 @@ export const AGENT_FIELDS = {
   name: R,
   version: R,
   presetId: R,
-  instructions: R,
+  instructions: N,
   modelId: R,
   tools: R,
   settings: R,
@@ -93,7 +105,7 @@ export const FILE_FIELDS = {
   mime: R,
   size: R,
   sha256: R,
-  folderId: R,
+  folderId: N,
   createdAt: R,
 } as const satisfies Fields<FileObject>;
 
@@ -102,10 +114,10 @@ export const API_KEY_FIELDS = {
   name: R,
   scopes: R,
   prefix: R,
-  monthlySpendCapUsd: R,
+  monthlySpendCapUsd: N,
   spentThisMonthUsd: R,
   createdAt: R,
-  lastUsedAt: R,
+  lastUsedAt: N,
 } as const satisfies Fields<ApiKey>;
 export const CREATED_API_KEY_FIELDS = {
   id: R,
@@ -113,7 +125,7 @@ export const CREATED_API_KEY_FIELDS = {
   scopes: R,
   key: R,
   prefix: R,
-  monthlySpendCapUsd: R,
+  monthlySpendCapUsd: N,
   createdAt: R,
 } as const satisfies Fields<CreatedApiKey>;
 
@@ -140,12 +152,16 @@ export const WEBHOOK_DELIVERY_FIELDS = {
   attempts: R,
   createdAt: R,
 } as const satisfies Fields<WebhookDelivery>;
-export const WEBHOOK_ATTEMPT_FIELDS = { at: R, statusCode: R, error: R } as const satisfies Fields<WebhookDeliveryAttempt>;
+export const WEBHOOK_ATTEMPT_FIELDS = {
+  at: R,
+  statusCode: N,
+  error: N,
+} as const satisfies Fields<WebhookDeliveryAttempt>;
 /** The body the service POSTs to a webhook receiver (not in the OpenAPI document; checked on a real delivery). */
 export const WEBHOOK_BODY_FIELDS = { id: R, type: R, run: R } as const satisfies Fields<WebhookDeliveryBody>;
 export const WEBHOOK_BODY_RUN_FIELDS = {
   id: R,
   status: R,
-  output: R,
-  error: R,
+  output: N,
+  error: N,
 } as const satisfies Fields<WebhookDeliveryBody['run']>;

@@ -66,7 +66,8 @@ export interface Run {
   error: RunError | null;
   pendingAction: PendingAction | null;
   usage: RunUsage;
-  metadata: JsonObject | null;
+  /** The object given at creation, `{}` when none was. */
+  metadata: JsonObject;
   createdAt: string;
   updatedAt: string;
   startedAt: string | null;
@@ -101,8 +102,9 @@ export interface RunStep {
   index: number;
   type: string;
   status: string;
-  detail: unknown;
-  startedAt: string | null;
+  detail: JsonObject;
+  startedAt: string;
+  /** `null` while the step is still running. */
   completedAt: string | null;
 }
 

@@ -2,7 +2,7 @@
  * Receiver-side verification of webhook deliveries (spec §6 "Receiver verification").
  * Header `X-SVC-Signature: t=<unix_seconds>,v1=<hex>`, where `v1` = HMAC-SHA256(secret, `${t}.${rawBody}`).
  */
-import { loadNodeCrypto } from './runtime.js';
+import { hmacSha256 } from './sha256.js';
 
 /** Name of the header carrying the signature (HTTP header names are case-insensitive). */
 export const SIGNATURE_HEADER = 'X-SVC-Signature';
@@ -21,13 +21,15 @@ export type RawBody = string | Uint8Array | ArrayBuffer;
 const encoder = new TextEncoder();
 
 /**
- * Checks a webhook delivery's `X-SVC-Signature` header against the raw body.
+ * Checks a webhook delivery's `X-SVC-Signature` header against the raw body and returns a plain
+ * `boolean`, synchronously (spec §4.4): there is no Promise to forget to `await`, whose truthiness would
+ * accept any delivery. The HMAC-SHA256 is computed in pure TypeScript (`sha256.ts`), so this works the
+ * same in Node, browsers and edge runtimes.
  *
- * Async because Web Crypto's HMAC is async; on Node the `node:crypto` module is used instead.
- * Pass the body bytes exactly as received, before any JSON parsing: re-serialising a parsed body
- * changes the bytes and the signature no longer matches.
+ * Pass the body bytes exactly as received, before any JSON parsing (spec §6 "Receiver verification"):
+ * re-serialising a parsed body changes the bytes and the signature no longer matches.
  *
- * Resolves `false` (never throws for bad input) when the header lacks `t` or `v1`, `t` is not an
+ * Returns `false` (never throws for bad input) when the header lacks `t` or `v1`, `t` is not an
  * integer, `t` is more than `toleranceSec` away from now in either direction, `v1` is not valid hex,
  * or the digest differs (compared in constant time after a length check).
  *
@@ -35,32 +37,37 @@ const encoder = new TextEncoder();
  * @param header - value of the `X-SVC-Signature` header (`t=<unix>,v1=<hex>`; order and extra parts ignored)
  * @param rawBody - the request body as received
  */
-export async function verifyWebhookSignature(
+export function verifyWebhookSignature(
   secret: string,
   header: string | null | undefined,
   rawBody: RawBody,
   options: VerifyOptions = {},
-): Promise<boolean> {
+): boolean {
   const { toleranceSec = 300, now = Date.now() / 1000 } = options;
   if (typeof header !== 'string' || typeof secret !== 'string') return false;
   const parts = parseSignatureHeader(header);
   if (parts.t === undefined || parts.v1 === undefined || !/^\d+$/.test(parts.t)) return false;
   const timestamp = Number(parts.t);
+  // spec §6: reject a timestamp more than the tolerance (300 s) away from now
   if (!Number.isSafeInteger(timestamp) || !(Math.abs(now - timestamp) <= toleranceSec)) return false;
   const expected = hexToBytes(parts.v1);
   if (!expected) return false;
-  const signed = concatBytes(encoder.encode(`${parts.t}.`), toBytes(rawBody));
-  const actual = await hmacSha256(encoder.encode(secret), signed);
-  return await constantTimeEqual(actual, expected);
+  const body = toBytes(rawBody);
+  if (!body) return false;
+  const actual = hmacSha256(encoder.encode(secret), encoder.encode(`${parts.t}.`), body);
+  return constantTimeEqual(actual, expected);
 }
 
 /**
  * Computes the `X-SVC-Signature` header value for a body, as the service does. Useful for tests of a
  * receiver. `timestamp` defaults to now (unix seconds).
+ * @throws {TypeError} when `rawBody` is not a string, typed array or `ArrayBuffer`
  */
-export async function signWebhookPayload(secret: string, rawBody: RawBody, timestamp?: number): Promise<string> {
+export function signWebhookPayload(secret: string, rawBody: RawBody, timestamp?: number): string {
   const t = Math.floor(timestamp ?? Date.now() / 1000);
-  const digest = await hmacSha256(encoder.encode(secret), concatBytes(encoder.encode(`${t}.`), toBytes(rawBody)));
+  const body = toBytes(rawBody);
+  if (!body) throw new TypeError('rawBody must be a string, a Uint8Array/Buffer or an ArrayBuffer');
+  const digest = hmacSha256(encoder.encode(secret), encoder.encode(`${t}.`), body);
   return `t=${t},v1=${bytesToHex(digest)}`;
 }
 
@@ -76,17 +83,17 @@ function parseSignatureHeader(header: string): Record<string, string | undefined
   return parts;
 }
 
-function toBytes(body: RawBody): Uint8Array {
+/**
+ * The body's bytes: a string as UTF-8, a typed array or `Buffer` as its own bytes (no copy), an
+ * `ArrayBuffer` wrapped. `undefined` for anything else, e.g. a body a framework already parsed.
+ * Checked without `instanceof` so bytes from another realm (iframe, vm context) are accepted too.
+ */
+function toBytes(body: RawBody): Uint8Array | undefined {
   if (typeof body === 'string') return encoder.encode(body);
-  if (body instanceof Uint8Array) return body;
-  return new Uint8Array(body);
-}
-
-function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
+  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  const tag = Object.prototype.toString.call(body);
+  if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return new Uint8Array(body);
+  return undefined;
 }
 
 /** Decodes hex (either case); `undefined` for odd length, empty or non-hex input. */
@@ -103,22 +110,9 @@ function bytesToHex(bytes: Uint8Array): string {
   return hex;
 }
 
-async function hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
-  const node = await loadNodeCrypto();
-  if (node) return new Uint8Array(node.createHmac('sha256', key).update(data).digest());
-  const subtle = globalThis.crypto?.subtle;
-  if (!subtle) throw new Error('Neither node:crypto nor Web Crypto (crypto.subtle) is available');
-  const cryptoKey = await subtle.importKey('raw', new Uint8Array(key), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ]);
-  return new Uint8Array(await subtle.sign('HMAC', cryptoKey, new Uint8Array(data)));
-}
-
 /** Length check first (lengths are not secret), then a comparison whose time does not depend on the bytes. */
-async function constantTimeEqual(a: Uint8Array, b: Uint8Array): Promise<boolean> {
+function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
-  const node = await loadNodeCrypto();
-  if (node) return node.timingSafeEqual(a, b);
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
   return diff === 0;

@@ -7,7 +7,7 @@
 import { Svc } from '../../client/src/index.js';
 import type { AgentSettings, Run } from '../../client/src/index.js';
 import * as S from '../../client/src/schema.js';
-import type { Fields } from '../../client/src/schema.js';
+import type { Field, Fields } from '../../client/src/schema.js';
 
 /** The element of an array result, else the result itself. */
 type Item<R> = R extends readonly (infer E)[] ? E : R;
@@ -17,10 +17,16 @@ export interface ClientCall {
   name: string;
   /** Calls the method; lists are collected so that they send their first request. */
   invoke(svc: Svc): Promise<unknown>;
-  /** Property names (required or optional) of what it returns, per item for lists; `null`: no JSON body. */
-  fields: Readonly<Record<string, 'required' | 'optional'>> | null;
-  /** For a method that unwraps a list response: the response's keys and the one holding the items. */
-  envelope?: { keys: string[]; items: string };
+  /**
+   * Property names of what it returns, each required or optional and maybe nullable (`|null`), per item
+   * for lists; `null`: no JSON body.
+   */
+  fields: Readonly<Record<string, Field>> | null;
+  /**
+   * For a method that unwraps a list response: the response's keys, the one holding the items, and keys
+   * the client handles whether or not the service sends them.
+   */
+  envelope?: { keys: string[]; items: string; optional?: string[] };
 }
 
 function call<R>(
@@ -43,7 +49,11 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('agents.update', (s) => s.agents.update(ID, { name: 'b' }), S.AGENT_FIELDS),
   call('agents.delete', (s) => s.agents.delete(ID), null),
 
-  call('files.upload', (s) => s.files.upload(new Uint8Array([1]), { filename: 'a.txt', mime: 'text/plain' }), S.FILE_FIELDS),
+  call(
+    'files.upload',
+    (s) => s.files.upload(new Uint8Array([1]), { filename: 'a.txt', mime: 'text/plain' }),
+    S.FILE_FIELDS,
+  ),
   call('files.list', (s) => s.files.list({ folderId: ID2 }).toArray(), S.FILE_FIELDS, paged('files')),
   call('files.get', (s) => s.files.get(ID), S.FILE_FIELDS),
   call('files.content', (s) => s.files.content(ID), null),
@@ -51,7 +61,12 @@ export const CLIENT_CALLS: ClientCall[] = [
 
   call('runs.create', (s) => s.runs.create({ agentId: ID, input: { fileIds: [ID2] } }), S.RUN_FIELDS),
   call('runs.get', (s) => s.runs.get(ID), S.RUN_FIELDS),
-  call('runs.list', (s) => s.runs.list({ status: 'failed', agentId: ID2, limit: 5 }).toArray(), S.RUN_FIELDS, paged('runs')),
+  call(
+    'runs.list',
+    (s) => s.runs.list({ status: 'failed', agentId: ID2, limit: 5 }).toArray(),
+    S.RUN_FIELDS,
+    paged('runs'),
+  ),
   call('runs.output', (s) => s.runs.output(ID), S.RUN_OUTPUT_FIELDS),
   call('runs.steps', (s) => s.runs.steps(ID), S.RUN_STEP_FIELDS, { keys: ['steps'], items: 'steps' }),
   call('runs.input', (s) => s.runs.input(ID, { answer: 'x', actionId: 'a' }), S.RUN_FIELDS),
@@ -62,9 +77,23 @@ export const CLIENT_CALLS: ClientCall[] = [
   // follows the event stream, then polls runs.get: both requests are checked, the run against the last
   call('runs.wait', (s) => s.runs.wait(ID, { pollMs: 1, timeoutMs: 5000 }), S.RUN_FIELDS),
 
-  call('webhooks.create', (s) => s.webhooks.create({ url: 'https://e.com', events: ['run.failed'], secret: 'x'.repeat(16) }), S.WEBHOOK_FIELDS),
-  call('webhooks.list', (s) => s.webhooks.list(), S.WEBHOOK_FIELDS, { keys: ['webhooks'], items: 'webhooks' }),
-  call('webhooks.deliveries', (s) => s.webhooks.deliveries(ID).toArray(), S.WEBHOOK_DELIVERY_FIELDS, paged('deliveries')),
+  call(
+    'webhooks.create',
+    (s) => s.webhooks.create({ url: 'https://e.com', events: ['run.failed'], secret: 'x'.repeat(16) }),
+    S.WEBHOOK_FIELDS,
+  ),
+  // follows nextCursor when the service pages this list; a response without one is the only page
+  call('webhooks.list', (s) => s.webhooks.list(), S.WEBHOOK_FIELDS, {
+    keys: ['webhooks'],
+    items: 'webhooks',
+    optional: ['nextCursor'],
+  }),
+  call(
+    'webhooks.deliveries',
+    (s) => s.webhooks.deliveries(ID).toArray(),
+    S.WEBHOOK_DELIVERY_FIELDS,
+    paged('deliveries'),
+  ),
   call('webhooks.delete', (s) => s.webhooks.delete(ID), null),
 
   call('usage.get', (s) => s.usage.get({ from: '2024-01-01', to: '2024-01-31' }), S.USAGE_FIELDS),
@@ -83,7 +112,7 @@ export const INTERNAL_METHODS = ['runs.waitOnStream', 'runs.waitByPolling'];
  * Nested objects of the responses: `[operation, path to the object in the response schema, fields]`.
  * `[]` in a path steps into an array's items.
  */
-export const NESTED: Array<[string, string[], Readonly<Record<string, 'required' | 'optional'>>]> = [
+export const NESTED: Array<[string, string[], Readonly<Record<string, Field>>]> = [
   ['GET /v1/runs/{id}', ['usage'], S.RUN_USAGE_FIELDS],
   ['GET /v1/runs/{id}', ['error'], S.RUN_ERROR_FIELDS],
   ['GET /v1/agents/{id}', ['settings'], S.AGENT_SETTINGS_FIELDS],
@@ -127,5 +156,9 @@ void (runMissingOne satisfies Fields<Run>);
 void ({ ...S.RUN_FIELDS, extra: 'required' } satisfies Fields<Run>);
 // @ts-expect-error an optional key marked required does not compile
 void ({ ...S.AGENT_SETTINGS_FIELDS, approvalTools: 'required' } satisfies Fields<AgentSettings>);
+// @ts-expect-error a key whose type excludes null marked nullable does not compile
+void ({ ...S.RUN_FIELDS, metadata: 'required|null' } satisfies Fields<Run>);
+// @ts-expect-error a nullable key marked non-null does not compile
+void ({ ...S.RUN_FIELDS, startedAt: 'required' } satisfies Fields<Run>);
 // @ts-expect-error a method paired with another type's map does not compile
 call('runs.get', (s) => s.runs.get(ID), S.AGENT_FIELDS);

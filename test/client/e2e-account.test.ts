@@ -40,12 +40,18 @@ describe('client e2e: usage and balance', () => {
   it('reports a finished run in usage, by day and by agent, and charges it to the balance', async () => {
     const { svc } = await clientWorkspace(h);
     const before = await svc.usage.balance();
-    expect(before).toEqual({ balanceUsd: h.config.trialCreditsUsd, plan: 'scale', entitlements: { apiRateLimitPerMin: 1200 } });
+    expect(before).toEqual({
+      balanceUsd: h.config.trialCreditsUsd,
+      plan: 'scale',
+      entitlements: { apiRateLimitPerMin: 1200 },
+    });
     const empty = await svc.usage.get({ from: today(), to: today() });
     expect(empty).toMatchObject({ from: today(), to: today(), runs: 0, costUsd: 0, byDay: [], byAgent: [] });
 
     const echo = await svc.agents.create({ name: 'Echo', presetId: 'general-assistant' });
-    const run = await svc.runs.wait((await svc.runs.create({ agentId: echo.id, input: { hi: 1 } })).id, { pollMs: 100 });
+    const run = await svc.runs.wait((await svc.runs.create({ agentId: echo.id, input: { hi: 1 } })).id, {
+      pollMs: 100,
+    });
     expect(run.status).toBe('succeeded');
 
     const usage = await svc.usage.get({ from: new Date(Date.now() - 86_400_000), to: new Date() });

@@ -50,19 +50,19 @@ describe('client e2e: webhooks', () => {
       const { headers, raw } = rx.received[0]!;
       const header = headers['x-svc-signature'] as string | undefined;
       expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-      expect(await verifyWebhookSignature(secret, header, raw)).toBe(true);
-      expect(await verifyWebhookSignature(secret, header, raw.toString('utf8'))).toBe(true);
-      expect(await verifyWebhookSignature(secret, header, new Uint8Array(raw).buffer)).toBe(true);
+      expect(verifyWebhookSignature(secret, header, raw)).toBe(true);
+      expect(verifyWebhookSignature(secret, header, raw.toString('utf8'))).toBe(true);
+      expect(verifyWebhookSignature(secret, header, new Uint8Array(raw).buffer)).toBe(true);
 
       // one changed byte, the re-serialised JSON, another secret, a stale timestamp: all false
       const tampered = Buffer.from(raw);
       tampered[tampered.length - 2] ^= 1;
-      expect(await verifyWebhookSignature(secret, header, tampered)).toBe(false);
+      expect(verifyWebhookSignature(secret, header, tampered)).toBe(false);
       const reserialised = JSON.stringify(JSON.parse(raw.toString('utf8')), null, 1);
-      expect(await verifyWebhookSignature(secret, header, reserialised)).toBe(false);
-      expect(await verifyWebhookSignature(`${secret}-other`, header, raw)).toBe(false);
+      expect(verifyWebhookSignature(secret, header, reserialised)).toBe(false);
+      expect(verifyWebhookSignature(`${secret}-other`, header, raw)).toBe(false);
       const t = Number(/t=(\d+)/.exec(header!)![1]);
-      expect(await verifyWebhookSignature(secret, header, raw, { now: t + 301 })).toBe(false);
+      expect(verifyWebhookSignature(secret, header, raw, { now: t + 301 })).toBe(false);
 
       const body = JSON.parse(raw.toString('utf8')) as WebhookDeliveryBody;
       expect(Object.keys(body).sort()).toEqual(Object.keys(WEBHOOK_BODY_FIELDS).sort());
@@ -95,7 +95,9 @@ describe('client e2e: webhooks', () => {
   });
 
   it('maps a refused webhook URL and a short secret to ValidationError', async () => {
-    const notHttp = await rejectionOf(svc.webhooks.create({ url: 'ftp://127.0.0.1/x', events: ['run.failed'], secret }));
+    const notHttp = await rejectionOf(
+      svc.webhooks.create({ url: 'ftp://127.0.0.1/x', events: ['run.failed'], secret }),
+    );
     expect(notHttp).toBeInstanceOf(ValidationError);
     expect(notHttp).toMatchObject({ status: 400, code: 'webhook.url_not_public' });
     const short = await rejectionOf(

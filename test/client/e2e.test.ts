@@ -149,7 +149,11 @@ describe('client e2e: runs', () => {
   it('records feedback on a run and rejects a rating outside 1..5', async () => {
     const echo = await svc.agents.create({ name: 'Echo', presetId: 'general-assistant' });
     const run = await svc.runs.wait((await svc.runs.create({ agentId: echo.id, input: { q: 1 } })).id, live);
-    const feedback = await svc.runs.feedback(run.id, { rating: 4, correctedOutput: { better: true }, comment: 'close' });
+    const feedback = await svc.runs.feedback(run.id, {
+      rating: 4,
+      correctedOutput: { better: true },
+      comment: 'close',
+    });
     expect(feedback).toEqual({
       id: expect.any(String),
       runId: run.id,

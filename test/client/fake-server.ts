@@ -101,7 +101,7 @@ export function runFixture(id: string, status: string, extra: Record<string, unk
     error: null,
     pendingAction: null,
     usage: { inputTokens: 1, outputTokens: 1, costUsd: 0.001 },
-    metadata: null,
+    metadata: {},
     createdAt: '2024-01-01T00:00:00.000Z',
     updatedAt: '2024-01-01T00:00:00.000Z',
     startedAt: null,

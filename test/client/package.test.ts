@@ -60,8 +60,9 @@ import { Svc, SvcError, NotFoundError, verifyWebhookSignature } from '@svc/clien
 const body = Buffer.from('{"id":"d1","type":"run.failed"}');
 const t = Math.floor(Date.now() / 1000);
 const v1 = createHmac('sha256', 'secret-secret-123').update(t + '.').update(body).digest('hex');
-const ok = await verifyWebhookSignature('secret-secret-123', 't=' + t + ',v1=' + v1, body);
-const bad = await verifyWebhookSignature('secret-secret-123', 't=' + t + ',v1=' + v1, body.toString() + ' ');
+// synchronous: a plain boolean, no await (spec §4.4)
+const ok = verifyWebhookSignature('secret-secret-123', 't=' + t + ',v1=' + v1, body);
+const bad = verifyWebhookSignature('secret-secret-123', 't=' + t + ',v1=' + v1, body.toString() + ' ');
 
 const server = createServer((req, res) => {
   res.writeHead(404, { 'content-type': 'application/json' });
@@ -72,12 +73,13 @@ const svc = new Svc({ apiKey: 'k', baseUrl: 'http://127.0.0.1:' + server.address
 const err = await svc.runs.get('x').catch((e) => e);
 server.close();
 const notFound = err instanceof NotFoundError && err instanceof SvcError;
-console.log(JSON.stringify({ ok, bad, notFound, code: err.code }));
+console.log(JSON.stringify({ ok, bad, types: [typeof ok, typeof bad], notFound, code: err.code }));
 `,
     );
     expect(JSON.parse(run('node', ['check.mjs'], work))).toEqual({
       ok: true,
       bad: false,
+      types: ['boolean', 'boolean'],
       notFound: true,
       code: 'not_found',
     });
@@ -92,7 +94,9 @@ export async function demo(): Promise<RunStatus> {
   const run: Run = await svc.runs.wait('id', {
     onEvent: (e) => void (e.type === 'run.status' ? e.data.status : e.data.index),
   });
-  const valid: boolean = await verifyWebhookSignature('s', 't=1,v1=00', new Uint8Array());
+  const valid: boolean = verifyWebhookSignature('s', 't=1,v1=00', new Uint8Array());
+  // @ts-expect-error the result is a boolean, not a Promise: there is nothing to await or .then()
+  void verifyWebhookSignature('s', 't=1,v1=00', '').then;
   return valid ? run.status : 'failed';
 }
 `,

@@ -64,3 +64,29 @@ describe('runs.list pagination', () => {
     await expect(list.toArray()).rejects.toBeInstanceOf(SvcError);
   });
 });
+
+describe('webhooks.list pagination', () => {
+  const hooks = Array.from({ length: 130 }, (_, i) => ({ id: `w-${i}`, url: `https://e.com/${i}` }));
+
+  it('follows nextCursor through every page, asking for the largest page size', async () => {
+    server = await startServer((req, res) => {
+      const limit = Number(req.query.get('limit'));
+      const offset = Number(req.query.get('cursor') ?? 0);
+      const next = offset + limit < hooks.length ? String(offset + limit) : null;
+      json(res, 200, { webhooks: hooks.slice(offset, offset + limit), nextCursor: next });
+    });
+    const list = await new Svc({ apiKey: 'k', baseUrl: server.url }).webhooks.list();
+    expect(list.map((w) => w.id)).toEqual(hooks.map((w) => w.id));
+    expect(server.hits.map((h) => [h.path, h.query.get('limit'), h.query.get('cursor')])).toEqual([
+      ['/v1/webhooks', '100', null],
+      ['/v1/webhooks', '100', '100'],
+    ]);
+  });
+
+  it('treats a response without nextCursor (a service that does not page this list) as the only page', async () => {
+    server = await startServer((_req, res) => json(res, 200, { webhooks: hooks.slice(0, 3) }));
+    const list = await new Svc({ apiKey: 'k', baseUrl: server.url }).webhooks.list();
+    expect(list.map((w) => w.id)).toEqual(['w-0', 'w-1', 'w-2']);
+    expect(server.hits).toHaveLength(1);
+  });
+});

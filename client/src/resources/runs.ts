@@ -58,11 +58,13 @@ export class Runs {
   /**
    * Starts a run (201, status `queued`). An `Idempotency-Key` is generated once per call and reused
    * by every retry, so a retried create never starts two runs; pass your own to dedupe across calls.
+   * Because the service deduplicates it (CONTRACT.md §5), this is the one POST retried on every 5xx and
+   * network error, like a GET.
    * @throws {NotFoundError} unknown agent; {@link ValidationError} unknown fileIds; {@link BillingError}
    * insufficient credits or spend cap; {@link ConflictError} idempotency key reused with another body
    */
   create(params: RunCreateParams, options?: CallOptions): Promise<Run> {
-    return this.http.request({ ...options, method: 'POST', path: '/v1/runs', json: params });
+    return this.http.request({ ...options, method: 'POST', path: '/v1/runs', json: params, idempotent: true });
   }
 
   /**

@@ -15,10 +15,19 @@ export class Webhooks {
     return this.http.request({ ...options, method: 'POST', path: '/v1/webhooks', json: params });
   }
 
-  /** Lists the workspace's subscriptions. */
-  async list(options?: CallOptions): Promise<Webhook[]> {
-    const body = await this.http.request<{ webhooks: Webhook[] }>({ ...options, method: 'GET', path: '/v1/webhooks' });
-    return body.webhooks;
+  /**
+   * Lists every subscription of the workspace, following the service's pages (`nextCursor`) until the
+   * last one. A response without `nextCursor` (a service that does not page this list) is the last page.
+   */
+  list(options?: CallOptions): Promise<Webhook[]> {
+    return new CursorList('webhooks', (cursor) =>
+      this.http.request<{ webhooks: Webhook[]; nextCursor: string | null }>({
+        ...options,
+        method: 'GET',
+        path: '/v1/webhooks',
+        query: { limit: 100, cursor },
+      }),
+    ).toArray();
   }
 
   /**
