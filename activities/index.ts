@@ -4,7 +4,7 @@ import type { ModelRegistry } from './models/registry';
 import { createRunActivities } from './runs';
 import type { ToolRegistry } from './tools/registry';
 import type { Temporal } from '../api/temporal';
-import { announceRun, dispatchRunWebhooks, type AnnouncedRun } from './webhooks/dispatch';
+import { announceRun, recordRunDeliveries, type AnnouncedRun } from './webhooks/dispatch';
 import { createWebhookActivities } from './webhooks/deliver';
 
 export interface ActivityDeps {
@@ -12,11 +12,11 @@ export interface ActivityDeps {
   orm: Orm;
   models: ModelRegistry;
   tools: ToolRegistry;
-  /** A Temporal client, to start webhook delivery workflows. */
+  /** A Temporal client, to start the webhook fan-out workflows. */
   temporal: Temporal;
 }
 
-/** Every activity the worker registers, built from its dependencies (STYLE: activities-dependency-injection). */
+/** The activities of the runs task queue (STYLE: activities-dependency-injection). */
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createRunActivities({
@@ -27,12 +27,17 @@ export function createActivities(deps: ActivityDeps) {
         await announceRun(deps.orm.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run);
       },
     }),
-    /** The fan-out workflow's one activity: a delivery row and workflow per matching subscription. */
-    async fanOutWebhooks(run: AnnouncedRun): Promise<number> {
-      return dispatchRunWebhooks(deps.orm.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run);
+    /** The fan-out workflow's first activity: a delivery row per matching subscription. */
+    async fanOutWebhooks(run: AnnouncedRun): Promise<string[]> {
+      return recordRunDeliveries(deps.orm.em.fork(), run);
     },
-    ...createWebhookActivities({ orm: deps.orm, allowPrivate: deps.config.allowPrivateWebhooks }),
   };
 }
 
-export type Activities = ReturnType<typeof createActivities>;
+/** The activities of the webhook task queue (`webhookTaskQueue`): attempts and their outcome. */
+export function createDeliveryActivities(deps: Pick<ActivityDeps, 'config' | 'orm'>) {
+  return createWebhookActivities({ orm: deps.orm, allowPrivate: deps.config.allowPrivateWebhooks });
+}
+
+/** Every activity a workflow may schedule, on whichever queue (the workflows' proxy type). */
+export type Activities = ReturnType<typeof createActivities> & ReturnType<typeof createDeliveryActivities>;

@@ -47,6 +47,7 @@ const envSchema = z.object({
   SVC_OPENAI_OUTPUT_PER_MTOK_USD: z.coerce.number().nonnegative().default(0),
   SVC_OPENAI_TIMEOUT_MS: intFrom(60_000),
   SVC_RECOVERY_SWEEP_SECONDS: z.coerce.number().int().nonnegative().default(15),
+  SVC_WEBHOOK_CONCURRENCY: intFrom(200),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -88,6 +89,8 @@ export interface Config {
    * as a process killed between the commit and the start leaves it. 0 turns the sweep off.
    */
   recoverySweepSeconds: number;
+  /** Delivery attempts a worker process makes at once (each at most 10 s), on its webhook task queue. */
+  webhookConcurrency: number;
 }
 
 /** Reads and validates the environment; throws with every offending variable named. */
@@ -133,5 +136,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.SVC_OPENAI_TIMEOUT_MS,
     },
     recoverySweepSeconds: e.SVC_RECOVERY_SWEEP_SECONDS,
+    webhookConcurrency: e.SVC_WEBHOOK_CONCURRENCY,
   };
 }

@@ -1,5 +1,6 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createActivities } from '../activities';
+import { createActivities, createDeliveryActivities } from '../activities';
+import { webhookTaskQueue } from '../activities/webhooks/dispatch';
 import { createModelRegistry } from '../activities/models/registry';
 import { createToolRegistry } from '../activities/tools/registry';
 import { loadConfig, type Config } from '../api/config';
@@ -7,14 +8,26 @@ import { createLogger } from '../api/logger';
 import { createTemporal, type Temporal } from '../api/temporal';
 import { initOrm, type Orm } from '../db/orm';
 
-/** Builds a worker on the `runs` task queue with its activities; used by `npm run worker` and the tests. */
+/** The worker of one process: what `npm run worker` runs and the tests start in-process. */
+export interface ServiceWorker {
+  /** Polls until shut down (SIGINT/SIGTERM, or `shutdown()`). */
+  run(): Promise<void>;
+  shutdown(): void;
+  getState(): ReturnType<Worker['getState']>;
+}
+
+/**
+ * Builds the process's two Temporal workers: the runs task queue (the workflows and the runs'
+ * activities) and the webhook task queue (delivery attempts), so deliveries have activity slots of
+ * their own and hanging receivers can never starve the runs (issue #4).
+ */
 export async function createWorker(
   config: Config,
   orm: Orm,
   connection: NativeConnection,
   opts: { workflowBundle?: { code: string }; temporal: Temporal },
-): Promise<Worker> {
-  return Worker.create({
+): Promise<ServiceWorker> {
+  const runs = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
@@ -30,6 +43,23 @@ export async function createWorker(
       temporal: opts.temporal,
     }),
   });
+  const webhooks = await Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: webhookTaskQueue(config.temporal.taskQueue),
+    activities: createDeliveryActivities({ config, orm }),
+    maxConcurrentActivityTaskExecutions: config.webhookConcurrency,
+  });
+  const workers = [runs, webhooks];
+  return {
+    run: async () => {
+      await Promise.all(workers.map((w) => w.run()));
+    },
+    shutdown: () => {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+    },
+    getState: () => runs.getState(),
+  };
 }
 
 /** `npm run worker`: one worker process against running PostgreSQL and Temporal. */

@@ -2,29 +2,45 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { AnnouncedRun } from '../activities/webhooks/dispatch';
 
-// CONTRACT §6 / spec §6 rule 5: 3 attempts in total, 1 s then 2 s apart, 10 s per attempt.
-const { deliverWebhook } = proxyActivities<Activities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
-});
-const { failDelivery } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
-});
+/**
+ * The delivery activities, on the webhook task queue the announcer names (`deliveryQueue`); absent,
+ * the workflow's own queue.
+ */
+function deliveryActivities(deliveryQueue?: string) {
+  // CONTRACT §6 / spec §6 rule 5: 3 attempts in total, 1 s then 2 s apart, 10 s per attempt.
+  const { deliverWebhook } = proxyActivities<Activities>({
+    taskQueue: deliveryQueue,
+    startToCloseTimeout: '10 seconds',
+    retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
+  });
+  const { failDelivery } = proxyActivities<Activities>({
+    taskQueue: deliveryQueue,
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+  });
+  /** One delivery: its 3 attempts, then `failed` in the log if none succeeded. */
+  return async (deliveryId: string): Promise<'succeeded' | 'failed'> => {
+    try {
+      await deliverWebhook(deliveryId);
+      return 'succeeded';
+    } catch {
+      await failDelivery(deliveryId);
+      return 'failed';
+    }
+  };
+}
 
 export interface WebhookDeliveryArgs {
   deliveryId: string;
+  deliveryQueue?: string;
 }
 
-/** One delivery of one event to one subscription, on its own workflow so the run never waits on it. */
-export async function webhookDeliveryWorkflow({ deliveryId }: WebhookDeliveryArgs): Promise<'succeeded' | 'failed'> {
-  try {
-    await deliverWebhook(deliveryId);
-    return 'succeeded';
-  } catch {
-    await failDelivery(deliveryId);
-    return 'failed';
-  }
+/** One delivery of one event to one subscription: a redelivery (`POST …/redeliver`). */
+export async function webhookDeliveryWorkflow({
+  deliveryId,
+  deliveryQueue,
+}: WebhookDeliveryArgs): Promise<'succeeded' | 'failed'> {
+  return deliveryActivities(deliveryQueue)(deliveryId);
 }
 
 const { fanOutWebhooks } = proxyActivities<Activities>({
@@ -32,7 +48,22 @@ const { fanOutWebhooks } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 20 },
 });
 
-/** Turns one announced status change into its deliveries, so the run pays one workflow start at most. */
-export async function webhookFanoutWorkflow({ run }: { run: AnnouncedRun }): Promise<number> {
-  return fanOutWebhooks(run);
+/**
+ * Turns one announced status change into its deliveries, off the run's path (the run pays one
+ * workflow start at most): records them, then delivers to every subscriber at once, each delivery
+ * its own activity with its own retries, so a slow receiver delays no other.
+ */
+export async function webhookFanoutWorkflow({
+  run,
+  deliveryQueue,
+}: {
+  run: AnnouncedRun;
+  deliveryQueue?: string;
+}): Promise<{ succeeded: number; failed: number }> {
+  const deliver = deliveryActivities(deliveryQueue);
+  const outcomes = await Promise.all((await fanOutWebhooks(run)).map(deliver));
+  return {
+    succeeded: outcomes.filter((o) => o === 'succeeded').length,
+    failed: outcomes.filter((o) => o === 'failed').length,
+  };
 }

@@ -25,6 +25,12 @@ export interface AnnouncedRun {
 export const deliveryWorkflowId = (deliveryId: string, round: number) => `webhook-${deliveryId}-${round}`;
 
 /**
+ * The task queue of the delivery activities, beside the runs' own: deliveries get activity slots of their
+ * own in the worker, so receivers that hang (10 s an attempt) can never take the slots runs need.
+ */
+export const webhookTaskQueue = (runsTaskQueue: string) => `${runsTaskQueue}-webhooks`;
+
+/**
  * Announces a status change from the run's own path at a cost that does not grow with the number
  * of subscribers: one indexed look-up and, only when someone listens, one workflow start. The fan-out
  * workflow then records the deliveries and starts one delivery workflow each (dispatchRunWebhooks).
@@ -56,7 +62,7 @@ export async function announceRun(
     .start('webhookFanoutWorkflow', {
       workflowId: `webhook-fanout-${run.id}-${type}-${run.pendingAction?.id ?? 'final'}`,
       taskQueue,
-      args: [{ run: snapshot }],
+      args: [{ run: snapshot, deliveryQueue: webhookTaskQueue(taskQueue) }],
     })
     .catch((err) => {
       // A retried announcement after a crash: the fan-out already runs.
@@ -65,19 +71,14 @@ export async function announceRun(
 }
 
 /**
- * Records one delivery per matching live subscription and starts a delivery workflow for each; runs
- * in the fan-out workflow, off the run's own path (issue #4: a receiver never delays the run). Idempotent: the delivery rows
- * are unique per (subscription, event) and the workflow ids per (delivery, round), so calling it again
- * after a crash finishes what the first call began and sends nothing twice.
+ * Records one delivery per matching live subscription and returns the ids of this event's deliveries
+ * still pending; runs in the fan-out workflow, off the run's own path (issue #4: a receiver never
+ * delays the run), which then delivers each. Idempotent: the delivery rows are unique per
+ * (subscription, event), so a retry after a crash records nothing twice.
  */
-export async function dispatchRunWebhooks(
-  em: EntityManager,
-  client: Client,
-  taskQueue: string,
-  run: AnnouncedRun,
-): Promise<number> {
+export async function recordRunDeliveries(em: EntityManager, run: AnnouncedRun): Promise<string[]> {
   const type = ANNOUNCED[run.status];
-  if (!type) return 0;
+  if (!type) return [];
   const eventKey = run.pendingAction?.id ?? 'final';
   const subscriptions = await em.find(WebhookSubscription, {
     workspaceId: run.workspaceId,
@@ -85,7 +86,7 @@ export async function dispatchRunWebhooks(
     status: 'active',
     events: { $contains: [type] },
   });
-  if (subscriptions.length === 0) return 0;
+  if (subscriptions.length === 0) return [];
   const conn = em.getConnection();
   for (const sub of subscriptions) {
     const delivery = new WebhookDelivery(sub.id, run.workspaceId, run.id, type, eventKey, '');
@@ -97,27 +98,24 @@ export async function dispatchRunWebhooks(
     });
     await conn.execute(
       `insert into webhook_deliveries (id, created_at, updated_at, subscription_id, workspace_id, run_id, type, event_key, body, status)
-       values (?, now(), now(), ?, ?, ?, ?, ?, ?, 'pending')
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')
        on conflict (subscription_id, run_id, type, event_key) do nothing`,
-      [delivery.id, sub.id, run.workspaceId, run.id, type, eventKey, delivery.body],
+      [
+        delivery.id,
+        delivery.createdAt,
+        delivery.createdAt,
+        sub.id,
+        run.workspaceId,
+        run.id,
+        type,
+        eventKey,
+        delivery.body,
+      ],
     );
   }
-  const rows: Array<{ id: string; round: number }> = await conn.execute(
-    `select id, round from webhook_deliveries where run_id = ? and type = ? and event_key = ? and status = 'pending'`,
+  const rows: Array<{ id: string }> = await conn.execute(
+    `select id from webhook_deliveries where run_id = ? and type = ? and event_key = ? and status = 'pending' order by id`,
     [run.id, type, eventKey],
   );
-  await Promise.all(
-    rows.map((row) =>
-      client.workflow
-        .start('webhookDeliveryWorkflow', {
-          workflowId: deliveryWorkflowId(row.id, row.round),
-          taskQueue,
-          args: [{ deliveryId: row.id }],
-        })
-        .catch((err) => {
-          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-        }),
-    ),
-  );
-  return rows.length;
+  return rows.map((r) => r.id);
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { deliveryWorkflowId } from '../../activities/webhooks/dispatch';
+import { deliveryWorkflowId, webhookTaskQueue } from '../../activities/webhooks/dispatch';
 import { NotPublicAddressError, resolvePublicUrl } from '../../activities/net/publicAddress';
 import { WebhookDelivery, WebhookSubscription } from '../../db/entities/Webhook';
 import type { Config } from '../config';
@@ -134,7 +134,9 @@ export function webhookRoutes(deps: { config: Config; temporal: Temporal }): Rou
             deps.temporal.client.workflow.start('webhookDeliveryWorkflow', {
               workflowId: deliveryWorkflowId(params.deliveryId, claimed[0].round),
               taskQueue: deps.config.temporal.taskQueue,
-              args: [{ deliveryId: params.deliveryId }],
+              args: [
+                { deliveryId: params.deliveryId, deliveryQueue: webhookTaskQueue(deps.config.temporal.taskQueue) },
+              ],
             }),
           )
           .catch(async (err) => {

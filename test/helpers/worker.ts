@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { bundleWorkflowCode, NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import type { Config } from '../../api/config';
 import type { Orm } from '../../db/orm';
-import { createWorker } from '../../worker/main';
+import { createWorker, type ServiceWorker } from '../../worker/main';
 import { createTemporal } from '../../api/temporal';
 
 let bundle: Promise<{ code: string }> | undefined;
@@ -21,7 +21,7 @@ export function workflowBundle(): Promise<{ code: string }> {
 export const testTaskQueue = () => `runs-test-${randomUUID()}`;
 
 export interface RunningWorker {
-  worker: Worker;
+  worker: ServiceWorker;
   /** Graceful shutdown. */
   stop(): Promise<void>;
 }
@@ -39,7 +39,7 @@ export async function startWorker(config: Config, orm: Orm): Promise<RunningWork
   return {
     worker,
     async stop() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      worker.shutdown();
       await running.catch(() => undefined);
       await connection.close();
       await temporal.close();
