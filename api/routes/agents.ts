@@ -4,7 +4,7 @@ import { Agent, AgentVersion, type AgentSettings } from '../../db/entities/Agent
 import { Workspace } from '../../db/entities/Workspace';
 import type { ModelRegistry } from '../../activities/models/registry';
 import type { ToolRegistry } from '../../activities/tools/registry';
-import { roleAllows } from '../auth/scopes';
+import { roleAllows, type Scope } from '../auth/scopes';
 import { DEFAULT_PRESET, findPreset } from '../catalog/presets';
 import type { Identity } from '../context';
 import { errors, type ValidationIssue } from '../errors';
@@ -23,13 +23,22 @@ export async function findAgent(em: EntityManager, workspaceId: string, id: stri
   return agent;
 }
 
-function serialize(agent: Agent, v: Definition) {
+/**
+ * spec §4.3 keeps an agent's instructions from a key that can only read agents (the definition route adds
+ * them only with `runner:run`); every other route that shows them follows the same rule, widened to
+ * callers who may change the agent (`agents:write`), since they must see what they edit.
+ */
+function mayReadInstructions(identity: Identity): boolean {
+  return mayRun(identity) || allows(identity, 'agents:write');
+}
+
+function serialize(agent: Agent, v: Definition, withInstructions: boolean) {
   return {
     id: agent.id,
     name: agent.name,
     presetId: agent.presetId,
     version: agent.currentVersion,
-    instructions: v.instructions,
+    ...(withInstructions ? { instructions: v.instructions } : {}),
     modelId: v.modelId,
     tools: v.tools,
     settings: v.settings,
@@ -78,7 +87,7 @@ export function agentRoutes(deps: { models: ModelRegistry; tools: ToolRegistry }
         em.persist([agent, new AgentVersion(agent, 1, def.instructions, def.modelId, def.tools, def.settings)]);
         await em.flush();
         ctx.status = 201;
-        ctx.body = serialize(agent, def);
+        ctx.body = serialize(agent, def, true);
       },
     }),
     defineRoute<undefined, z.infer<typeof pageQuery>>({
@@ -101,7 +110,8 @@ export function agentRoutes(deps: { models: ModelRegistry; tools: ToolRegistry }
           ? await em.find(AgentVersion, { $or: items.map((a) => ({ agent: a.id, version: a.currentVersion })) })
           : [];
         const byAgent = new Map(versions.map((v) => [v.agent.id, v]));
-        ctx.body = { agents: items.map((a) => serialize(a, byAgent.get(a.id)!)), nextCursor };
+        const withInstructions = mayReadInstructions(ctx.state.identity!);
+        ctx.body = { agents: items.map((a) => serialize(a, byAgent.get(a.id)!, withInstructions)), nextCursor };
       },
     }),
     defineRoute<undefined, undefined, IdParams>({
@@ -114,7 +124,7 @@ export function agentRoutes(deps: { models: ModelRegistry; tools: ToolRegistry }
       responses: { 200: { description: 'The agent', schema: agentOut } },
       async handler(ctx, { params }) {
         const agent = await findAgent(ctx.state.em, ctx.state.identity!.workspaceId, params.id);
-        ctx.body = serialize(agent, await current(ctx.state.em, agent));
+        ctx.body = serialize(agent, await current(ctx.state.em, agent), mayReadInstructions(ctx.state.identity!));
       },
     }),
     defineRoute<z.infer<typeof updateAgentBody>, undefined, IdParams>({
@@ -161,7 +171,7 @@ export function agentRoutes(deps: { models: ModelRegistry; tools: ToolRegistry }
         }
         agent.updatedAt = new Date();
         await em.flush();
-        ctx.body = serialize(agent, shown);
+        ctx.body = serialize(agent, shown, true);
       },
     }),
     defineRoute<undefined, undefined, IdParams>({
@@ -190,10 +200,11 @@ export function agentRoutes(deps: { models: ModelRegistry; tools: ToolRegistry }
       async handler(ctx, { params }) {
         const agent = await findAgent(ctx.state.em, ctx.state.identity!.workspaceId, params.id);
         const versions = await ctx.state.em.find(AgentVersion, { agent }, { orderBy: { version: 'desc' } });
+        const withInstructions = mayReadInstructions(ctx.state.identity!);
         ctx.body = {
           versions: versions.map((v) => ({
             version: v.version,
-            instructions: v.instructions,
+            ...(withInstructions ? { instructions: v.instructions } : {}),
             modelId: v.modelId,
             tools: v.tools,
             settings: v.settings,
@@ -229,8 +240,10 @@ export function agentRoutes(deps: { models: ModelRegistry; tools: ToolRegistry }
   ];
 }
 
+function allows(identity: Identity, scope: Scope): boolean {
+  return identity.actor === 'api_key' ? identity.scopes.includes(scope) : roleAllows(identity.role, scope);
+}
+
 function mayRun(identity: Identity): boolean {
-  return identity.actor === 'api_key'
-    ? identity.scopes.includes('runner:run')
-    : roleAllows(identity.role, 'runner:run');
+  return allows(identity, 'runner:run');
 }

@@ -36,7 +36,8 @@ export const agentOut = z.object({
   name: z.string(),
   presetId: z.string(),
   version: z.number().int(),
-  instructions: z.string().nullable(),
+  /** Only for callers with `runner:run` or `agents:write` (spec §4.3). */
+  instructions: z.string().nullable().optional(),
   modelId: z.string(),
   tools: z.array(z.string()),
   settings: settingsOut,
@@ -48,7 +49,7 @@ export const agentListOut = z.object({ agents: z.array(agentOut), nextCursor: z.
 
 export const versionOut = z.object({
   version: z.number().int(),
-  instructions: z.string().nullable(),
+  instructions: z.string().nullable().optional(),
   modelId: z.string(),
   tools: z.array(z.string()),
   settings: settingsOut,

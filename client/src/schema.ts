@@ -85,7 +85,7 @@ export const AGENT_FIELDS = {
   name: R,
   version: R,
   presetId: R,
-  instructions: N,
+  instructions: 'optional|null',
   modelId: R,
   tools: R,
   settings: R,

@@ -164,7 +164,8 @@ export interface Agent {
   name: string;
   version: number;
   presetId: string;
-  instructions: string | null;
+  /** Present only for a key with `runner:run` or `agents:write` (the service's spec §4.3). */
+  instructions?: string | null;
   modelId: string;
   tools: string[];
   settings: AgentSettings;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startApi, type Harness } from '../helpers/harness';
-import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
+import { addMember, bearer, createKey, setPlan, signUp } from '../helpers/factories';
 
 // CONTRACT §4: agents with immutable versions, the definition route, the catalogues.
 describe('agents and catalogues', () => {
@@ -85,6 +85,44 @@ describe('agents and catalogues', () => {
     const onlyRunner = bearer(await createKey(h, owner, ['runner:run']));
     expect((await h.request(`/v1/agents/${agent.id}/definition`, { headers: onlyRunner })).status).toBe(403);
     expect((await h.request(`/v1/agents/${randomUUID()}/definition`, { headers: runner })).status).toBe(404);
+  });
+
+  it('keeps instructions from a read-only caller on every agent route, not only the definition', async () => {
+    const agent = await (
+      await h.request('/v1/agents', {
+        method: 'POST',
+        headers: writer,
+        json: { name: 'S', instructions: 'secret sauce' },
+      })
+    ).json();
+    const reader = bearer(await createKey(h, owner, ['agents:read']));
+    const runner = bearer(await createKey(h, owner, ['agents:read', 'runner:run']));
+    const read = async (headers: Record<string, string>) => [
+      await (await h.request(`/v1/agents/${agent.id}`, { headers })).json(),
+      (await (await h.request('/v1/agents', { headers })).json()).agents.find((a: { id: string }) => a.id === agent.id),
+      (await (await h.request(`/v1/agents/${agent.id}/versions`, { headers })).json()).versions[0],
+    ];
+    for (const shown of await read(reader)) {
+      expect(shown).not.toHaveProperty('instructions');
+      expect(shown.modelId).toBe('builtin/echo');
+    }
+    expect(JSON.stringify(await read(reader))).not.toContain('secret sauce');
+    for (const headers of [writer, runner]) {
+      for (const shown of await read(headers)) expect(shown.instructions).toBe('secret sauce');
+    }
+    // a console member reads agents but may neither change nor run them; an admin may
+    const member = await signUp(h);
+    await addMember(h, member.userId, owner.workspaceId, 'member');
+    const asMember = { cookie: member.cookie, 'x-workspace-id': owner.workspaceId };
+    expect(await (await h.request(`/v1/agents/${agent.id}`, { headers: asMember })).json()).not.toHaveProperty(
+      'instructions',
+    );
+    const admin = await signUp(h);
+    await addMember(h, admin.userId, owner.workspaceId, 'admin');
+    const asAdmin = { cookie: admin.cookie, 'x-workspace-id': owner.workspaceId };
+    expect((await (await h.request(`/v1/agents/${agent.id}`, { headers: asAdmin })).json()).instructions).toBe(
+      'secret sauce',
+    );
   });
 
   it('serves the presets, models (with prices) and tools catalogues', async () => {
