@@ -45,7 +45,7 @@ interface LevelResult {
   runs: number;
   /** create → `succeeded` on the event stream, per run. */
   completion: { p50: number; p99: number; max: number };
-  /** Workflow start → close in Temporal (includes the fan-out activity), per run. */
+  /** Workflow start → close in Temporal (includes the announcement of the status change), per run. */
   workflow: { p50: number; max: number };
   /** Status change (the run's completedAt) → first attempt at each subscriber. */
   firstAttempt: { n: number; p50: number; p99: number; max: number } | null;
@@ -137,7 +137,7 @@ export async function webhooksCase(ctx: BenchContext): Promise<CaseResult> {
   const markdown = [
     '### 5. Webhook fan-out (one run at a time, receivers on 127.0.0.1)',
     '',
-    'Run completion = `POST /v1/runs` → `succeeded` on the event stream (what the caller waits for); workflow = its Temporal execution, start → close, which also contains the fan-out; first attempt = the run’s `completedAt` → the subscriber receives attempt 1.',
+    'Run completion = `POST /v1/runs` → `succeeded` on the event stream (what the caller waits for); workflow = its Temporal execution, start → close, which also contains the announcement (one look-up and at most one start of the fan-out workflow, whatever the subscriber count); first attempt = the run’s `completedAt` → the subscriber receives attempt 1.',
     '',
     table(
       [
