@@ -104,6 +104,11 @@ export function createRunActivities(deps: RunActivityDeps) {
     await appendRunEvent(em, runId, 'run.step', serializeStep(step));
   }
 
+  /** A transaction of an activity with a small retry budget: waits out a database outage (databaseWait.ts). */
+  function writeWaiting(signal: AbortSignal, fn: (em: EntityManager) => Promise<void>): Promise<void> {
+    return untilDatabaseAnswers(() => orm.em.fork().transactional(fn), signal);
+  }
+
   return {
     /**
      * Loads what the run executes and moves it queued → running (no webhook: spec §3). Returns the
@@ -168,8 +173,7 @@ export function createRunActivities(deps: RunActivityDeps) {
       },
     ): Promise<TurnResult> {
       return withHeartbeat(async (signal) => {
-        const write = (fn: (em: EntityManager) => Promise<void>) =>
-          untilDatabaseAnswers(() => orm.em.fork().transactional(fn), signal);
+        const write = (fn: (em: EntityManager) => Promise<void>) => writeWaiting(signal, fn);
         await write((em) => upsertStep(em, runId, index, 'model', 'running', { modelId: req.modelId }));
         let result: TurnResult;
         try {
@@ -215,10 +219,7 @@ export function createRunActivities(deps: RunActivityDeps) {
     async runTool(runId: string, index: number, call: ToolCall): Promise<string> {
       return withHeartbeat(async (signal) => {
         const write = (status: StepStatus, detail: Record<string, unknown>) =>
-          untilDatabaseAnswers(
-            () => orm.em.fork().transactional((em) => upsertStep(em, runId, index, 'tool', status, detail)),
-            signal,
-          );
+          writeWaiting(signal, (em) => upsertStep(em, runId, index, 'tool', status, detail));
         await write('running', { tool: call.name, args: call.args });
         let result: string;
         try {
