@@ -42,8 +42,9 @@ export async function sweepQueuedRuns(deps: RecoveryDeps, graceSeconds: number):
 }
 
 /**
- * Announces the webhooks of `runs` (CONTRACT §5: runs a local runner reported send theirs like any
- * other) and clears their `announcePending` mark. Throws when Temporal cannot take an announcement;
+ * Announces the webhooks of runs that have no workflow to do it (CONTRACT §5: runs a local runner
+ * reported send theirs like any other; a run whose workflow could not start ends `failed`, spec §6) and
+ * clears their `announcePending` mark. Throws when Temporal cannot take an announcement;
  * the runs keep their mark, and the sweep below announces them later. Announcing twice sends nothing
  * twice: the fan-out workflow id is per (run, event).
  */
@@ -56,7 +57,7 @@ export async function announceRuns(deps: RecoveryDeps, runs: Run[]): Promise<voi
   }
 }
 
-/** Announces runs whose request could not (Temporal was down, or the process died); see announceRuns. */
+/** Announces the runs a request left marked (Temporal was down, or the process died); see announceRuns. */
 export async function sweepUnannouncedRuns(deps: RecoveryDeps, graceSeconds: number): Promise<number> {
   const runs = await deps.orm.em
     .fork()

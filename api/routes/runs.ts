@@ -131,11 +131,13 @@ export function runRoutes(deps: Deps): RouteDef[] {
         } catch {
           // The caller gets 503 and no run: the row ends `failed` with its final event (so a stream or a
           // wait on it ends) and gives its Idempotency-Key back, so the caller's retry creates the run.
+          // Its `run.failed` webhook needs Temporal too: the recovery sweep announces it (api/runRecovery.ts).
           const patch = {
             status: 'failed' as const,
             error: { code: 'unavailable', message: 'The run could not be started' },
             completedAt: new Date(),
             idempotencyKey: null,
+            announcePending: true,
           };
           Object.assign(run, patch);
           await em.transactional(async (tx) => {

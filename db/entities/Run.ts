@@ -25,7 +25,7 @@ export class Run extends BaseEntity {
   origin: 'temporal' | 'local' = 'temporal';
   /** The pending action an API request has already answered: a second answer to it is refused (409). */
   answeredActionId: string | null = null;
-  /** Its webhooks are still to be announced (a local run; see api/runRecovery.ts). */
+  /** Its webhooks are still to be announced: a local run, or one whose workflow never started (api/runRecovery.ts). */
   announcePending = false;
 
   constructor(

@@ -285,4 +285,27 @@ describe('webhook deliveries', () => {
       await rx.close();
     }
   }, 60_000);
+
+  it('announces run.failed for a run whose workflow could not be started, once Temporal is back', async () => {
+    const rx = await startReceiver();
+    const down = await startApi({ ...h.config, temporal: { ...h.config.temporal, address: '127.0.0.1:9' } });
+    try {
+      await subscribe(rx.url, ['run.failed']);
+      const res = await down.request('/v1/runs', { method: 'POST', headers: auth, json: { agentId: echo.id } });
+      expect(res.status).toBe(503);
+      const { runs } = await (await h.request('/v1/runs', { headers: auth })).json();
+      expect(runs[0]).toMatchObject({ status: 'failed', error: { code: 'unavailable' } });
+      expect(
+        await sweepUnannouncedRuns({ orm: h.orm, temporal: h.temporal, config: h.config }, 0),
+      ).toBeGreaterThanOrEqual(1);
+      await until(() => rx.received.length === 1, 20_000, 'the run.failed delivery');
+      expect(JSON.parse(rx.received[0].raw.toString())).toMatchObject({
+        type: 'run.failed',
+        run: { id: runs[0].id, status: 'failed', output: null, error: { code: 'unavailable' } },
+      });
+    } finally {
+      await down.close();
+      await rx.close();
+    }
+  }, 60_000);
 });
