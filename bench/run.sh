@@ -24,16 +24,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 : "${SVC_AUTO_PORTS:=1}"
 : "${BENCH_KEEP_DATA:=0}"
 : "${BENCH_TEMPORAL_TUNING:=1}"
-export SVC_DATA_DIR SVC_PG_PORT SVC_PG_DB SVC_TEMPORAL_PORT SVC_TEMPORAL_UI_PORT SVC_PG_FAST SVC_AUTO_PORTS
 
 # shellcheck source=../scripts/services.sh
 source scripts/services.sh
-SVC_LOG_TAG='bench'
-SVC_DATA_DIR="$(svc_abspath "$SVC_DATA_DIR")"
-
-trap svc_services_down EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+svc_own_services bench
 
 svc_install_deps
 

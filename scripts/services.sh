@@ -7,6 +7,7 @@
 #                       DATABASE_URL / TEMPORAL_* variables the application reads
 #   svc_services_down   stop the services that THIS invocation started, and only those
 #   svc_migrate         apply the database migrations (db/migrate.ts)
+#   svc_own_services T  for test/bench/drill: log tag T, exports, stop-on-exit traps
 #
 # Environment (besides what scripts/postgres.sh and scripts/temporal.sh read):
 #   SVC_SKIP_INSTALL=1  never install (e.g. offline, or node_modules managed by hand)
@@ -104,6 +105,18 @@ svc_services_up() {
   # The CLI binary (it contains the dev server), for code that wants to run one itself.
   TEMPORAL_CLI="$(bash "$SVC_SCRIPTS_DIR/temporal-cli.sh")"
   export TEMPORAL_CLI
+}
+
+# For a script that owns its services for its lifetime (test, bench, drill): tags its log lines with
+# $1, makes SVC_DATA_DIR absolute, exports the settings the service scripts read, and stops whatever
+# this invocation started on any exit (INT/TERM become normal exits, so the EXIT trap runs for them too).
+svc_own_services() {
+  SVC_LOG_TAG="$1"
+  SVC_DATA_DIR="$(svc_abspath "$SVC_DATA_DIR")"
+  export SVC_DATA_DIR SVC_PG_PORT SVC_PG_DB SVC_TEMPORAL_PORT SVC_TEMPORAL_UI_PORT SVC_PG_FAST SVC_AUTO_PORTS
+  trap svc_services_down EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
 }
 
 # Idempotent: safe to call from a trap after an explicit call.

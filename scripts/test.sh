@@ -23,20 +23,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 : "${SVC_TEMPORAL_UI_PORT:=8243}"
 : "${SVC_PG_FAST:=1}"
 : "${SVC_AUTO_PORTS:=1}"
-export SVC_DATA_DIR SVC_PG_PORT SVC_PG_DB SVC_TEMPORAL_PORT SVC_TEMPORAL_UI_PORT SVC_PG_FAST SVC_AUTO_PORTS
 
 # shellcheck source=services.sh
 source scripts/services.sh
-SVC_LOG_TAG='test'
-
-SVC_DATA_DIR="$(svc_abspath "$SVC_DATA_DIR")"
+svc_own_services test
 RESULTS="$SVC_DATA_DIR/jest-results.json"
-
-# Whatever happens, stop what we started. INT/TERM are turned into a normal exit so that the EXIT
-# trap runs for them too.
-trap svc_services_down EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 # A results file from an earlier run must never be mistaken for this one's (e.g. by .ci/run
 # when this run fails before jest).

@@ -20,16 +20,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 : "${SVC_TEMPORAL_UI_PORT:=8263}"
 : "${SVC_PG_FAST:=1}"
 : "${SVC_AUTO_PORTS:=1}"
-export SVC_DATA_DIR SVC_PG_PORT SVC_PG_DB SVC_TEMPORAL_PORT SVC_TEMPORAL_UI_PORT SVC_PG_FAST SVC_AUTO_PORTS
 
 # shellcheck source=../../scripts/services.sh
 source scripts/services.sh
-SVC_LOG_TAG='drill'
-SVC_DATA_DIR="$(svc_abspath "$SVC_DATA_DIR")"
-
-trap svc_services_down EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+svc_own_services drill
 
 svc_install_deps
 
