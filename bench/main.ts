@@ -95,7 +95,8 @@ async function main(): Promise<void> {
   const admission = startApiProcess(
     'api-admission',
     admissionPort,
-    { ...shared, TEMPORAL_TASK_QUEUE: queues.idle },
+    // its runs stay queued on purpose: its recovery sweep would only retry their starts
+    { ...shared, TEMPORAL_TASK_QUEUE: queues.idle, SVC_RECOVERY_SWEEP_SECONDS: '0' },
     logDir,
   );
   const baselineProc = spawnTsx(
