@@ -89,6 +89,18 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
+/** The global `fetch`, counting its calls: requests that never reached a server still count. */
+export function countingFetch(): { fetch: typeof fetch; calls(): number } {
+  let calls = 0;
+  return {
+    fetch: (input, init) => {
+      calls++;
+      return fetch(input, init);
+    },
+    calls: () => calls,
+  };
+}
+
 /** A run object in the given status. */
 export function runFixture(id: string, status: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {

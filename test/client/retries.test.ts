@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { ConnectionError, ServerError, Svc } from '../../client/src/index.js';
 import { failedBeforeSending } from '../../client/src/http.js';
-import { apiError, closedPort, json, runFixture, startServer } from './fake-server.js';
+import { apiError, closedPort, countingFetch, json, runFixture, startServer } from './fake-server.js';
 import type { FakeServer } from './fake-server.js';
 
 let server: FakeServer | undefined;
@@ -91,16 +91,12 @@ describe('retry safety: only requests that cannot have taken effect twice are re
 
   it('retries a POST whose connection was refused (nothing was sent)', async () => {
     const port = await closedPort();
-    let calls = 0;
-    const countingFetch = (url: string, init: RequestInit) => {
-      calls++;
-      return fetch(url, init);
-    };
-    const err = await client(`http://127.0.0.1:${port}`, { fetch: countingFetch, maxRetries: 2 })
+    const counted = countingFetch();
+    const err = await client(`http://127.0.0.1:${port}`, { fetch: counted.fetch, maxRetries: 2 })
       .webhooks.create(hook)
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectionError);
-    expect(calls).toBe(3);
+    expect(counted.calls()).toBe(3);
   });
 
   it('retries runs.create after a 500 with the same Idempotency-Key (the service deduplicates it)', async () => {

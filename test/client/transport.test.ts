@@ -8,7 +8,7 @@ import {
   SvcError,
   ValidationError,
 } from '../../client/src/index.js';
-import { apiError, closedPort, json, runFixture, startServer } from './fake-server.js';
+import { apiError, closedPort, countingFetch, json, runFixture, startServer } from './fake-server.js';
 import type { FakeServer } from './fake-server.js';
 
 let server: FakeServer | undefined;
@@ -130,18 +130,14 @@ describe('retries', () => {
 
   it('retries network errors, then raises ConnectionError', async () => {
     const port = await closedPort();
-    let calls = 0;
-    const countingFetch = (url: string, init: RequestInit) => {
-      calls++;
-      return fetch(url, init);
-    };
-    const err = await client(`http://127.0.0.1:${port}`, { fetch: countingFetch, maxRetries: 2 })
+    const counted = countingFetch();
+    const err = await client(`http://127.0.0.1:${port}`, { fetch: counted.fetch, maxRetries: 2 })
       .runs.get('r1')
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err).toBeInstanceOf(SvcError);
     expect((err as ConnectionError).status).toBeUndefined();
-    expect(calls).toBe(3);
+    expect(counted.calls()).toBe(3);
   });
 
   it('turns a per-attempt timeout into ConnectionError after retrying', async () => {
