@@ -44,16 +44,23 @@ export async function sweepQueuedRuns(deps: RecoveryDeps, graceSeconds: number):
 /**
  * Announces the webhooks of runs that have no workflow to do it (CONTRACT §5: runs a local runner
  * reported send theirs like any other; a run whose workflow could not start ends `failed`, spec §6) and
- * clears their `announcePending` mark. Throws when Temporal cannot take an announcement;
- * the runs keep their mark, and the sweep below announces them later. Announcing twice sends nothing
- * twice: the fan-out workflow id is per (run, event).
+ * clears the `announcePending` mark of those announced, in one statement. Throws when Temporal cannot
+ * take an announcement; the rest keep their mark for the sweep below. Announcing a run twice sends
+ * nothing twice: its deliveries are recorded once per (subscription, event), and only pending ones go out.
  */
 export async function announceRuns(deps: RecoveryDeps, runs: Run[]): Promise<void> {
-  for (const run of runs) {
-    await deps.temporal.call(() =>
-      announceRun(deps.orm.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run),
-    );
-    await deps.orm.em.fork().nativeUpdate(Run, { id: run.id }, { announcePending: false });
+  const announced: string[] = [];
+  try {
+    for (const run of runs) {
+      await deps.temporal.call(() =>
+        announceRun(deps.orm.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run),
+      );
+      announced.push(run.id);
+    }
+  } finally {
+    if (announced.length) {
+      await deps.orm.em.fork().nativeUpdate(Run, { id: { $in: announced } }, { announcePending: false });
+    }
   }
 }
 
