@@ -1,11 +1,11 @@
-import type { Config } from '../api/config';
+import type { Config } from '../platform/config';
 import type { Orm } from '../db/orm';
-import type { ModelRegistry } from './models/registry';
-import { createRunActivities } from './runs';
-import type { ToolRegistry } from './tools/registry';
-import type { Temporal } from '../api/temporal';
-import { announceRun, recordRunDeliveries, type AnnouncedRun } from './webhooks/dispatch';
-import { createWebhookActivities } from './webhooks/deliver';
+import type { ModelRegistry } from '../domain/models/registry';
+import { createRunActivities } from '../domain/runs/execution';
+import type { ToolRegistry } from '../domain/tools/registry';
+import type { Temporal } from '../platform/temporal';
+import { announceRun, recordRunDeliveries, type AnnouncedRun } from '../domain/webhooks/dispatch';
+import { createWebhookActivities } from '../domain/webhooks/delivery';
 
 export interface ActivityDeps {
   config: Config;

@@ -1,10 +1,10 @@
 import { initOrm } from '../db/orm';
 import { createApp } from './app';
-import { loadConfig } from './config';
-import { createLogger } from './logger';
-import { createMailer } from './mailer';
-import { startRunRecovery } from './runRecovery';
-import { createTemporal } from './temporal';
+import { loadConfig } from '../platform/config';
+import { createLogger } from '../platform/logger';
+import { createMailer } from '../platform/mailer';
+import { startRunRecovery } from '../domain/runs/recovery';
+import { createTemporal } from '../platform/temporal';
 
 /** `npm run api`: one API process against running PostgreSQL and Temporal. */
 async function main(): Promise<void> {

@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppState } from './context';
-import { errors } from './errors';
+import { errors } from '../domain/errors';
 import { authorize } from './middleware/auth';
 import { jsonBody, validate } from './middleware/validate';
-import type { Config } from './config';
+import type { Config } from '../platform/config';
 import type { RateLimitStore } from './rateLimitStore';
 import type { RouteDef } from './routes/route';
 

@@ -1,6 +1,6 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { loadConfig } from '../api/config';
-import { createTemporal } from '../api/temporal';
+import { loadConfig } from '../platform/config';
+import { createTemporal } from '../platform/temporal';
 import { initOrm } from '../db/orm';
 import { createWorker } from '../worker/main';
 import { bareActivities } from './baseline/activities';

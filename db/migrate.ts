@@ -1,4 +1,4 @@
-import { loadConfig } from '../api/config';
+import { loadConfig } from '../platform/config';
 import { initOrm } from './orm';
 
 /** `npm run migrate`: applies every pending migration, then exits. */

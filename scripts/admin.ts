@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { loadConfig } from '../api/config';
-import { isScope } from '../api/auth/scopes';
-import { newApiKeyPlaintext, sha256Hex } from '../api/auth/secrets';
-import { usdToMicros } from '../api/money';
+import { loadConfig } from '../platform/config';
+import { isScope } from '../domain/identity/scopes';
+import { newApiKeyPlaintext, sha256Hex } from '../domain/identity/secrets';
+import { usdToMicros } from '../domain/billing/money';
 import { LockMode } from '@mikro-orm/core';
 import { ApiKey, LedgerEntry, PLANS, User, Workspace, type Plan } from '../db/entities';
 import { initOrm, type Orm } from '../db/orm';

@@ -1,11 +1,11 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, createDeliveryActivities } from '../activities';
-import { webhookTaskQueue } from '../activities/webhooks/dispatch';
-import { createModelRegistry } from '../activities/models/registry';
-import { createToolRegistry } from '../activities/tools/registry';
-import { loadConfig, type Config } from '../api/config';
-import { createLogger } from '../api/logger';
-import { createTemporal, type Temporal } from '../api/temporal';
+import { webhookTaskQueue } from '../domain/webhooks/dispatch';
+import { createModelRegistry } from '../domain/models/registry';
+import { createToolRegistry } from '../domain/tools/registry';
+import { loadConfig, type Config } from '../platform/config';
+import { createLogger } from '../platform/logger';
+import { createTemporal, type Temporal } from '../platform/temporal';
 import { initOrm, type Orm } from '../db/orm';
 
 /** The worker of one process: what `npm run worker` runs and the tests start in-process. */

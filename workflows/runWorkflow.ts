@@ -10,9 +10,8 @@ import {
   upsertSearchAttributes,
   uuid4,
 } from '@temporalio/workflow';
-import type { RunActivities, TransitionPatch } from '../activities/runs';
-import type { AgentSettings } from '../db/entities/Agent';
-import type { ChatMessage, ToolCall } from '../activities/models/types';
+import type { RunActivities, TransitionPatch } from './activityTypes';
+import { ASK_USER, type AgentSettings, type ChatMessage, type ToolCall } from './agentTurn';
 import { RunFailure } from './failures';
 import {
   approveSignal,
@@ -30,8 +29,6 @@ import {
   type RunWorkflowArgs,
 } from './messages';
 import { SvcRunStatus } from './searchAttributes';
-
-const ASK_USER = 'ask_user';
 
 // Read-model writes: retried without limit (a database outage must not fail runs), each short.
 const store = proxyActivities<RunActivities>({

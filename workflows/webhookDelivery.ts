@@ -1,6 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import type { AnnouncedRun } from '../activities/webhooks/dispatch';
+import type { AnnouncedRun, WebhookActivities } from './activityTypes';
 
 /**
  * The delivery activities, on the webhook task queue the announcer names (`deliveryQueue`); absent,
@@ -8,12 +7,12 @@ import type { AnnouncedRun } from '../activities/webhooks/dispatch';
  */
 function deliveryActivities(deliveryQueue?: string) {
   // CONTRACT §6 / spec §6 rule 5: 3 attempts in total, 1 s then 2 s apart, 10 s per attempt.
-  const { deliverWebhook } = proxyActivities<Activities>({
+  const { deliverWebhook } = proxyActivities<WebhookActivities>({
     taskQueue: deliveryQueue,
     startToCloseTimeout: '10 seconds',
     retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
   });
-  const { failDelivery } = proxyActivities<Activities>({
+  const { failDelivery } = proxyActivities<WebhookActivities>({
     taskQueue: deliveryQueue,
     startToCloseTimeout: '30 seconds',
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
@@ -43,7 +42,7 @@ export async function webhookDeliveryWorkflow({
   return deliveryActivities(deliveryQueue)(deliveryId);
 }
 
-const { fanOutWebhooks } = proxyActivities<Activities>({
+const { fanOutWebhooks } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 20 },
 });

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { AppState } from '../context';
-import type { Logger } from '../logger';
+import type { Logger } from '../../platform/logger';
 
 /** One line per request: method, path without the query string, status, duration. No headers, no bodies. */
 export function accessLog(logger: Logger): Middleware<AppState> {

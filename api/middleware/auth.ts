@@ -4,11 +4,11 @@ import { ApiKey } from '../../db/entities/ApiKey';
 import { Membership } from '../../db/entities/Membership';
 import { Session } from '../../db/entities/Session';
 import { PLAN_ENTITLEMENTS, type Plan } from '../../db/entities/Workspace';
-import { API_KEY_PREFIX, sha256Hex } from '../auth/secrets';
-import { isScope, roleAllows } from '../auth/scopes';
-import type { Config } from '../config';
+import { API_KEY_PREFIX, sha256Hex } from '../../domain/identity/secrets';
+import { isScope, roleAllows } from '../../domain/identity/scopes';
+import type { Config } from '../../platform/config';
 import type { AppContext, AppState, Identity } from '../context';
-import { errors } from '../errors';
+import { errors } from '../../domain/errors';
 import type { RateLimitStore } from '../rateLimitStore';
 import type { Access } from '../routes/route';
 

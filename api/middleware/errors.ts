@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
-import { isDatabaseUnavailable } from '../../db/availability';
-import { ApiError, errors } from '../errors';
+import { isDatabaseUnavailable } from '../../platform/database/availability';
+import { ApiError, errors } from '../../domain/errors';
 import type { AppState } from '../context';
-import type { Logger } from '../logger';
+import type { Logger } from '../../platform/logger';
 
 /** True when the failure means a dependency (PostgreSQL or Temporal) is down, not a bug. */
 export function unavailableDependency(err: unknown): 'database' | 'temporal' | null {

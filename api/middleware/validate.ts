@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import type { ZodType } from 'zod';
 import type { AppState } from '../context';
-import { errors, type ValidationIssue } from '../errors';
+import { errors, type ValidationIssue } from '../../domain/errors';
 import type { RouteDef } from '../routes/route';
 
 /**

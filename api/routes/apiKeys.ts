@@ -1,31 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
+import { spentThisMonthMicros } from '../../domain/billing/spend';
 import { ApiKey } from '../../db/entities/ApiKey';
 import { Workspace } from '../../db/entities/Workspace';
-import { newApiKeyPlaintext, sha256Hex } from '../auth/secrets';
+import { newApiKeyPlaintext, sha256Hex } from '../../domain/identity/secrets';
 import type { Identity } from '../context';
-import { errors } from '../errors';
-import { microsToUsd, usdToMicros } from '../money';
-import { findPage, pageQuery } from '../pagination';
+import { errors } from '../../domain/errors';
+import { microsToUsd, usdToMicros } from '../../domain/billing/money';
+import { findPage, pageQuery } from '../../domain/pagination';
 import { createApiKeyBody, apiKeyListOut, apiKeyOut, createdApiKeyOut, spendCapBody } from '../schemas/apiKeys';
 import { idParams } from '../schemas/common';
 import { defineRoute, type RouteDef } from './route';
 
 type IdParams = z.infer<typeof idParams>;
-
-/** Month-to-date spend per key: the sum of its charges since the first of the month (UTC). */
-export async function spentThisMonthMicros(em: EntityManager, keyIds: string[]): Promise<Map<string, number>> {
-  const spent = new Map<string, number>();
-  if (keyIds.length === 0) return spent;
-  const rows: Array<{ api_key_id: string; spent: string }> = await em.getConnection().execute(
-    `select api_key_id, coalesce(-sum(amount_micros), 0) as spent from ledger_entries
-     where kind = 'charge' and api_key_id in (?) and created_at >= date_trunc('month', now() at time zone 'utc') at time zone 'utc'
-     group by api_key_id`,
-    [keyIds],
-  );
-  for (const row of rows) spent.set(row.api_key_id, Number(row.spent));
-  return spent;
-}
 
 function serialize(key: ApiKey, spentMicros: number): z.infer<typeof apiKeyOut> {
   return {

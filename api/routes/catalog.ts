@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ModelRegistry } from '../../activities/models/registry';
-import { TOOL_SPECS } from '../../activities/tools/registry';
-import { PRESETS } from '../catalog/presets';
+import type { ModelRegistry } from '../../domain/models/registry';
+import { TOOL_SPECS } from '../../domain/tools/registry';
+import { PRESETS } from '../../domain/agents/presets';
 import { defineRoute, type RouteDef } from './route';
 
 /** CONTRACT §4: the built-in catalogues of presets, models and tools (scope `agents:read`). */

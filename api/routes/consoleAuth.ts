@@ -6,13 +6,13 @@ import { Membership } from '../../db/entities/Membership';
 import { Session } from '../../db/entities/Session';
 import { User } from '../../db/entities/User';
 import { Workspace } from '../../db/entities/Workspace';
-import { hashPassword, newOpaqueToken, sha256Hex, verifyPassword } from '../auth/secrets';
-import type { Config } from '../config';
+import { hashPassword, newOpaqueToken, sha256Hex, verifyPassword } from '../../domain/identity/secrets';
+import type { Config } from '../../platform/config';
 import type { AppContext } from '../context';
-import { errors } from '../errors';
-import type { Mailer } from '../mailer';
+import { errors } from '../../domain/errors';
+import type { Mailer } from '../../platform/mailer';
 import { SESSION_COOKIE } from '../middleware/auth';
-import { usdToMicros } from '../money';
+import { usdToMicros } from '../../domain/billing/money';
 import { authOut, meOut, signInBody, signUpBody, userOut, verifyEmailBody } from '../schemas/console';
 import { defineRoute, type RouteDef } from './route';
 

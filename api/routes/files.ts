@@ -4,13 +4,13 @@ import { z } from 'zod';
 import { File } from '../../db/entities/File';
 import { Folder } from '../../db/entities/Folder';
 import { Workspace } from '../../db/entities/Workspace';
-import type { Config } from '../config';
-import { errors } from '../errors';
-import { findPage } from '../pagination';
+import type { Config } from '../../platform/config';
+import { errors } from '../../domain/errors';
+import { findPage } from '../../domain/pagination';
 import { idParams } from '../schemas/common';
 import { fileListOut, fileOut, listFilesQuery, patchFileBody, serializeFile, uploadQuery } from '../schemas/files';
-import type { Storage } from '../storage/storage';
-import { rawFileMeta, receiveMultipart, receiveRaw, sendStored, uploadKind } from '../storage/http';
+import type { Storage } from '../../platform/storage/storage';
+import { rawFileMeta, receiveMultipart, receiveRaw, sendStored, uploadKind } from '../uploads';
 import { folderFilter, referencedFolder, staleFolder } from './folders';
 import { defineRoute, type RouteDef } from './route';
 

@@ -4,8 +4,8 @@ import type { z } from 'zod';
 import { File } from '../../db/entities/File';
 import { Folder } from '../../db/entities/Folder';
 import { Workspace } from '../../db/entities/Workspace';
-import { errors } from '../errors';
-import { findPage } from '../pagination';
+import { errors } from '../../domain/errors';
+import { findPage } from '../../domain/pagination';
 import { idParams } from '../schemas/common';
 import {
   createFolderBody,

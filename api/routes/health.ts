@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Temporal } from '../temporal';
-import { ApiError } from '../errors';
+import type { Temporal } from '../../platform/temporal';
+import { ApiError } from '../../domain/errors';
 import { defineRoute, type RouteDef } from './route';
 
 const readyOut = z.object({

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { appendRunEvent } from '../../activities/runEvents';
+import { appendRunEvent } from '../../domain/runs/events';
 import { Run } from '../../db/entities/Run';
 import type { Orm } from '../../db/orm';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
-import { announceRuns } from '../runRecovery';
-import { serializeRun } from '../schemas/runs';
-import type { Temporal } from '../temporal';
+import type { Config } from '../../platform/config';
+import type { Logger } from '../../platform/logger';
+import { announceRuns } from '../../domain/runs/recovery';
+import { serializeRun } from '../../domain/runs/presenters';
+import type { Temporal } from '../../platform/temporal';
 import { findAgent } from './agents';
 import { defineRoute, type RouteDef } from './route';
 

@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
 import type { AppContext } from '../context';
-import type { Scope } from '../auth/scopes';
+import type { Scope } from '../../domain/identity/scopes';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

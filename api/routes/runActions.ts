@@ -11,10 +11,11 @@ import {
   type RunStatus,
 } from '../../workflows/messages';
 import type { AppContext } from '../context';
-import { ApiError } from '../errors';
+import { ApiError } from '../../domain/errors';
 import { idParams } from '../schemas/common';
-import { approveBody, feedbackBody, inputBody, reviewBody, runOut, serializeRun } from '../schemas/runs';
-import type { Temporal } from '../temporal';
+import { serializeRun } from '../../domain/runs/presenters';
+import { approveBody, feedbackBody, inputBody, reviewBody, runOut } from '../schemas/runs';
+import type { Temporal } from '../../platform/temporal';
 import { findRun } from './runs';
 import { defineRoute, type RouteDef } from './route';
 import { z as zod } from 'zod';

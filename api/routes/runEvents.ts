@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { z } from 'zod';
 import { TERMINAL_STATUSES } from '../../workflows/messages';
-import type { RunEventHub } from '../runEventHub';
+import type { RunEventHub } from '../../domain/runs/eventHub';
 import { idParams } from '../schemas/common';
 import { findRun } from './runs';
 import { defineRoute, type RouteDef } from './route';

@@ -1,28 +1,21 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
-import type { ModelRegistry } from '../../activities/models/registry';
-import { appendRunEvent } from '../../activities/runEvents';
+import type { ModelRegistry } from '../../domain/models/registry';
+import { appendRunEvent } from '../../domain/runs/events';
 import { AgentVersion } from '../../db/entities/Agent';
 import { Run } from '../../db/entities/Run';
 import { RunStep } from '../../db/entities/RunStep';
-import { checkRunAllowed } from '../billing';
-import type { Config } from '../config';
+import { checkRunAllowed } from '../../domain/billing/runChecks';
+import type { Config } from '../../platform/config';
 import type { AppContext } from '../context';
-import { errors } from '../errors';
-import { findPage } from '../pagination';
-import { ensureRunWorkflow, requestHash, startRunWorkflow } from '../runStarter';
+import { errors } from '../../domain/errors';
+import { findPage } from '../../domain/pagination';
+import { ensureRunWorkflow, requestHash, startRunWorkflow } from '../../domain/runs/workflowStarter';
 import { idParams } from '../schemas/common';
-import {
-  createRunBody,
-  listRunsQuery,
-  runListOut,
-  runOut,
-  serializeRun,
-  serializeStep,
-  stepOut,
-} from '../schemas/runs';
-import type { Temporal } from '../temporal';
+import { serializeRun, serializeStep } from '../../domain/runs/presenters';
+import { createRunBody, listRunsQuery, runListOut, runOut, stepOut } from '../schemas/runs';
+import type { Temporal } from '../../platform/temporal';
 import { findAgent } from './agents';
 import { findWorkspaceFiles } from './files';
 import { defineRoute, type RouteDef } from './route';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PLAN_ENTITLEMENTS, Workspace } from '../../db/entities/Workspace';
-import { errors } from '../errors';
-import { microsToUsd } from '../money';
+import { errors } from '../../domain/errors';
+import { microsToUsd } from '../../domain/billing/money';
 import { defineRoute, type RouteDef } from './route';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD');

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { deliveryWorkflowId, webhookTaskQueue } from '../../activities/webhooks/dispatch';
-import { NotPublicAddressError, resolvePublicUrl } from '../../activities/net/publicAddress';
+import { deliveryWorkflowId, webhookTaskQueue } from '../../domain/webhooks/dispatch';
+import { NotPublicAddressError, resolvePublicUrl } from '../../platform/net/publicAddress';
 import { WebhookDelivery, WebhookSubscription } from '../../db/entities/Webhook';
-import type { Config } from '../config';
-import { ApiError, errors } from '../errors';
-import { findPage, pageQuery } from '../pagination';
+import type { Config } from '../../platform/config';
+import { ApiError, errors } from '../../domain/errors';
+import { findPage, pageQuery } from '../../domain/pagination';
 import { idParams } from '../schemas/common';
 import {
   createWebhookBody,
@@ -16,7 +16,7 @@ import {
   webhookListOut,
   webhookOut,
 } from '../schemas/webhooks';
-import type { Temporal } from '../temporal';
+import type { Temporal } from '../../platform/temporal';
 import { defineRoute, type RouteDef } from './route';
 
 type IdParams = z.infer<typeof idParams>;

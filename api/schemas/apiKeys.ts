@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SCOPES } from '../auth/scopes';
+import { SCOPES } from '../../domain/identity/scopes';
 
 // spec §5 rule 3: only listed scopes, no wildcard of any kind — `*`, `runs:*` and the like fail the enum.
 const scopes = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { File } from '../../db/entities/File';
 import type { Folder } from '../../db/entities/Folder';
-import { pageQuery } from '../pagination';
+import { pageQuery } from '../../domain/pagination';
 
 /**
  * File and folder names: 1..255 characters, no `/` (a name is never a path) and no NUL (PostgreSQL

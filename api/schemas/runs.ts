@@ -1,8 +1,5 @@
 import { z } from 'zod';
-import type { Run } from '../../db/entities/Run';
-import type { RunStep } from '../../db/entities/RunStep';
 import { RUN_STATUSES } from '../../workflows/messages';
-import { microsToUsd } from '../money';
 
 const json = z.unknown();
 const object = z.record(z.string(), z.unknown());
@@ -71,34 +68,3 @@ export const stepOut = z.object({
   startedAt: z.iso.datetime(),
   completedAt: z.iso.datetime().nullable(),
 });
-
-/** The run object of CONTRACT §5, used by the API, the event stream and webhooks alike. */
-export function serializeRun(run: Run): RunOut {
-  return {
-    id: run.id,
-    agentId: run.agentId,
-    agentVersion: run.agentVersion,
-    status: run.status,
-    input: run.input,
-    output: run.output ?? null,
-    error: run.error ?? null,
-    pendingAction: run.pendingAction ?? null,
-    usage: { inputTokens: run.inputTokens, outputTokens: run.outputTokens, costUsd: microsToUsd(run.costMicros) },
-    metadata: run.metadata,
-    createdAt: run.createdAt.toISOString(),
-    updatedAt: run.updatedAt.toISOString(),
-    startedAt: run.startedAt?.toISOString() ?? null,
-    completedAt: run.completedAt?.toISOString() ?? null,
-  };
-}
-
-export function serializeStep(step: RunStep): z.infer<typeof stepOut> {
-  return {
-    index: step.index,
-    type: step.type,
-    status: step.status,
-    detail: step.detail,
-    startedAt: step.startedAt.toISOString(),
-    completedAt: step.completedAt?.toISOString() ?? null,
-  };
-}

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { loadConfig } from '../../api/config';
-import { startRunWorkflow } from '../../api/runStarter';
-import { createTemporal } from '../../api/temporal';
+import { loadConfig } from '../../platform/config';
+import { startRunWorkflow } from '../../domain/runs/workflowStarter';
+import { createTemporal } from '../../platform/temporal';
 
 /**
  * The benchmark's bare server: a Koa app with no middleware, started like the API (its own `tsx`

@@ -1,4 +1,4 @@
-import { encodeCursor } from '../../api/pagination';
+import { encodeCursor } from '../../domain/pagination';
 import { createAgent, createWorkspace, KeyPool } from '../lib/accounts';
 import { expectStatus, waitForTerminal } from '../lib/http';
 import { measureHttp, type HttpResult } from '../lib/load';

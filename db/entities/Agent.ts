@@ -2,12 +2,9 @@ import { EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
 import { Workspace } from './Workspace';
 
-export interface AgentSettings {
-  approval: 'never' | 'before_output' | 'before_tools';
-  approvalTools?: string[];
-  review: boolean;
-  maxSteps: number;
-}
+import type { AgentSettings } from '../../workflows/agentTurn';
+
+export type { AgentSettings };
 
 /** An agent; its definition lives in immutable numbered versions (CONTRACT §4). */
 export class Agent extends BaseEntity {

@@ -1,8 +1,9 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
 
-export type StepType = 'model' | 'tool' | 'input' | 'approval' | 'review';
-export type StepStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled';
+import type { StepStatus, StepType } from '../../workflows/agentTurn';
+
+export type { StepStatus, StepType };
 
 /** One step of a run (a model turn, a tool call, a human gate), `GET /v1/runs/{id}/steps`. */
 export class RunStep extends BaseEntity {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SCOPES, ROLE_SCOPES } from '../../api/auth/scopes';
+import { SCOPES, ROLE_SCOPES } from '../../domain/identity/scopes';
 import { startApi, type Harness } from '../helpers/harness';
 import { addMember, bearer, createKey, signUp } from '../helpers/factories';
 

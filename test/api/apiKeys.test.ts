@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sha256Hex } from '../../api/auth/secrets';
+import { sha256Hex } from '../../domain/identity/secrets';
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, signUp } from '../helpers/factories';
 

@@ -2,7 +2,7 @@ import Koa from 'koa';
 import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../api/logger';
+import { createLogger } from '../../platform/logger';
 import { errorHandler } from '../../api/middleware/errors';
 import { requestId } from '../../api/middleware/requestId';
 import { startApi, type Harness } from '../helpers/harness';

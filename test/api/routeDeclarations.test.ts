@@ -1,4 +1,4 @@
-import { SCOPES } from '../../api/auth/scopes';
+import { SCOPES } from '../../domain/identity/scopes';
 import { startApi, type Harness } from '../helpers/harness';
 
 // Issue: "every route declares its scope in one place … a test enumerates every registered route".

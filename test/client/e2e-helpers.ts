@@ -2,7 +2,7 @@
  * The client against the REAL service: the app plus an in-process Temporal worker (`startRunStack`),
  * and a workspace of the test's own with a key that the client uses.
  */
-import type { Scope } from '../../api/auth/scopes';
+import type { Scope } from '../../domain/identity/scopes';
 import type { Plan } from '../../db/entities';
 import { Svc, type SvcOptions } from '../../client/src/index.js';
 import { createKey, setPlan, signUp, type Account } from '../helpers/factories';

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { loadConfig } from '../../api/config';
-import { createTemporal } from '../../api/temporal';
+import { loadConfig } from '../../platform/config';
+import { createTemporal } from '../../platform/temporal';
 import { initOrm } from '../../db/orm';
 import { ROOT } from '../../bench/lib/processes';
 import { apiKillDrill } from './apiKill';

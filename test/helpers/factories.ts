@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Membership, User, Workspace, type Plan, type Role } from '../../db/entities';
-import type { Scope } from '../../api/auth/scopes';
+import type { Scope } from '../../domain/identity/scopes';
 import type { Harness } from './harness';
 
 export interface Account {

@@ -2,10 +2,10 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { createApp, type AppDeps } from '../../api/app';
-import { loadConfig, type Config } from '../../api/config';
-import { createLogger } from '../../api/logger';
-import { createMailer } from '../../api/mailer';
-import { createTemporal, type Temporal } from '../../api/temporal';
+import { loadConfig, type Config } from '../../platform/config';
+import { createLogger } from '../../platform/logger';
+import { createMailer } from '../../platform/mailer';
+import { createTemporal, type Temporal } from '../../platform/temporal';
 import { initOrm, type Orm } from '../../db/orm';
 import type { RouteDef } from '../../api/routes/route';
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { bundleWorkflowCode, NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
-import type { Config } from '../../api/config';
+import type { Config } from '../../platform/config';
 import type { Orm } from '../../db/orm';
 import { createWorker, type ServiceWorker } from '../../worker/main';
-import { createTemporal } from '../../api/temporal';
+import { createTemporal } from '../../platform/temporal';
 
 let bundle: Promise<{ code: string }> | undefined;
 let runtimeInstalled = false;
@@ -55,7 +55,7 @@ export async function startRunStack(
   overrides: Partial<Config> = {},
 ): Promise<{ h: import('./harness').Harness; worker: RunningWorker; stop(): Promise<void> }> {
   const { startApi } = await import('./harness');
-  const { loadConfig } = await import('../../api/config');
+  const { loadConfig } = await import('../../platform/config');
   const base = loadConfig(process.env);
   const h = await startApi({ temporal: { ...base.temporal, taskQueue: testTaskQueue() }, ...overrides });
   const worker = await startWorker(h.config, h.orm);

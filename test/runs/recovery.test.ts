@@ -1,8 +1,8 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { sweepQueuedRuns } from '../../api/runRecovery';
-import { requestHash, startRunWorkflow } from '../../api/runStarter';
+import { sweepQueuedRuns } from '../../domain/runs/recovery';
+import { requestHash, startRunWorkflow } from '../../domain/runs/workflowStarter';
 import { createRunBody } from '../../api/schemas/runs';
 import { Run } from '../../db/entities/Run';
 import { initOrm, type Orm } from '../../db/orm';

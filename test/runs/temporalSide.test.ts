@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTemporal, type Temporal } from '../../api/temporal';
+import { createTemporal, type Temporal } from '../../platform/temporal';
 import { SvcAgentId, SvcRunStatus, SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { sweepUnannouncedRuns } from '../../api/runRecovery';
+import { sweepUnannouncedRuns } from '../../domain/runs/recovery';
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { startReceiver, sleep, until } from '../helpers/receiver';

@@ -7,7 +7,7 @@ import {
   resolvePublicUrl,
   type ResolvedAddress,
   type Resolver,
-} from '../../../activities/net/publicAddress';
+} from '../../../platform/net/publicAddress';
 
 // spec §4.2 rules 1–2, CONTRACT §1 `webhook.url_not_public`: the public-address guard, without real DNS.
 

@@ -1,8 +1,8 @@
-import type { ToolCall, ToolSpec } from '../models/types';
-import { safeRequest } from '../net/safeHttp';
+import { ASK_USER, type ToolCall, type ToolSpec } from '../../workflows/agentTurn';
+import { safeRequest } from '../../platform/net/safeHttp';
 
 /** The built-in tool catalogue (CONTRACT §4 `GET /v1/tools`). */
-export const ASK_USER = 'ask_user';
+export { ASK_USER };
 
 export const TOOL_SPECS: ToolSpec[] = [
   {

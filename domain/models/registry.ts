@@ -1,4 +1,4 @@
-import type { Config } from '../../api/config';
+import type { Config } from '../../platform/config';
 import { estimateTokens } from './builtin';
 import { echoProvider } from './echo';
 import { createOpenAIProvider, OPENAI_PREFIX, type OpenAIProviderOptions } from './openai';

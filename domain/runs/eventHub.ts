@@ -1,6 +1,6 @@
 import { Client } from 'pg';
-import { RUN_EVENTS_CHANNEL } from '../activities/runEvents';
-import type { Logger } from './logger';
+import { RUN_EVENTS_CHANNEL } from './events';
+import type { Logger } from '../../platform/logger';
 
 type Listener = () => void;
 

@@ -1,10 +1,10 @@
-import { announceRun } from '../activities/webhooks/dispatch';
-import { Run } from '../db/entities/Run';
-import type { Orm } from '../db/orm';
-import type { Config } from './config';
-import type { Logger } from './logger';
-import { ensureRunWorkflow } from './runStarter';
-import type { Temporal } from './temporal';
+import { announceRun } from '../webhooks/dispatch';
+import { Run } from '../../db/entities/Run';
+import type { Orm } from '../../db/orm';
+import type { Config } from '../../platform/config';
+import type { Logger } from '../../platform/logger';
+import { ensureRunWorkflow } from './workflowStarter';
+import type { Temporal } from '../../platform/temporal';
 
 const BATCH = 100;
 

@@ -2,7 +2,8 @@ import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookDelivery, WebhookSubscription, type WebhookEvent } from '../../db/entities/Webhook';
-import type { PendingAction, RunError, RunStatus } from '../../workflows/messages';
+import type { AnnouncedRun } from '../../workflows/activityTypes';
+import type { RunStatus } from '../../workflows/messages';
 
 /** Statuses whose arrival is announced (spec §6); queued→running and cancelled never are. */
 export const ANNOUNCED: Partial<Record<RunStatus, WebhookEvent>> = {
@@ -13,14 +14,7 @@ export const ANNOUNCED: Partial<Record<RunStatus, WebhookEvent>> = {
   needs_review: 'run.needs_review',
 };
 
-export interface AnnouncedRun {
-  id: string;
-  workspaceId: string;
-  status: RunStatus;
-  output: unknown;
-  error: RunError | null;
-  pendingAction: PendingAction | null;
-}
+export type { AnnouncedRun };
 
 export const deliveryWorkflowId = (deliveryId: string, round: number) => `webhook-${deliveryId}-${round}`;
 

@@ -1,10 +1,10 @@
 import { PassThrough, Writable } from 'node:stream';
 import { koaBody } from 'koa-body';
-import type { AppContext } from '../context';
-import { ApiError, errors } from '../errors';
-import { filenameProblem } from '../schemas/files';
-import { StorageLimitError } from './errors';
-import type { PutResult, Storage } from './storage';
+import type { AppContext } from './context';
+import { ApiError, errors } from '../domain/errors';
+import { filenameProblem } from './schemas/files';
+import { StorageLimitError } from '../platform/storage/errors';
+import type { PutResult, Storage } from '../platform/storage/storage';
 
 // Moving bytes between HTTP and storage: uploads in (raw or multipart, streamed, size-limited), downloads out.
 

@@ -1,11 +1,9 @@
 import { BUILTIN_PRICING, BUILTIN_PROVIDER, withUsage, type Unmetered } from './builtin';
+import { ASK_USER } from '../../workflows/agentTurn';
 import type { ChatMessage, ModelInfo, ModelProvider, TurnRequest, TurnResult } from './types';
 
 /** The id of the scripted model (CONTRACT §4). */
 export const SCRIPTED_MODEL_ID = 'builtin/scripted';
-
-/** The human-gate tool the `ask` entries call (CONTRACT §4: run → `needs_input`). */
-export const ASK_USER_TOOL = 'ask_user';
 
 const INFO: ModelInfo = { id: SCRIPTED_MODEL_ID, provider: BUILTIN_PROVIDER, pricing: BUILTIN_PRICING };
 
@@ -25,7 +23,7 @@ export function scriptTurnIndex(messages: ChatMessage[]): number {
 export function collectAnswers(messages: ChatMessage[]): unknown[] {
   const answers: unknown[] = [];
   for (const m of messages) {
-    if (m.role !== 'tool' || m.name !== ASK_USER_TOOL) continue;
+    if (m.role !== 'tool' || m.name !== ASK_USER) continue;
     try {
       answers.push(JSON.parse(m.content));
     } catch {
@@ -45,7 +43,7 @@ function playEntry(entry: unknown, turn: number): Unmetered {
   if (isRecord(entry)) {
     if ('ask' in entry) {
       const question = typeof entry.ask === 'string' ? entry.ask : JSON.stringify(entry.ask);
-      return { kind: 'tool_calls', toolCalls: [{ id, name: ASK_USER_TOOL, args: { question } }] };
+      return { kind: 'tool_calls', toolCalls: [{ id, name: ASK_USER, args: { question } }] };
     }
     if ('tool' in entry && typeof entry.tool === 'string') {
       const args = isRecord(entry.args) ? entry.args : {};

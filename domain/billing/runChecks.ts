@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiKey } from '../db/entities/ApiKey';
-import { Workspace } from '../db/entities/Workspace';
-import type { ModelInfo } from '../activities/models/types';
-import { estimateRunCostUsd } from '../activities/models/registry';
-import type { Config } from './config';
-import type { Identity } from './context';
-import { ApiError } from './errors';
+import { ApiKey } from '../../db/entities/ApiKey';
+import { Workspace } from '../../db/entities/Workspace';
+import type { ModelInfo } from '../models/types';
+import { estimateRunCostUsd } from '../models/registry';
+import type { Config } from '../../platform/config';
+import type { Identity } from '../identity/identity';
+import { ApiError } from '../errors';
 import { microsToUsd, usdToMicros } from './money';
-import { spentThisMonthMicros } from './routes/apiKeys';
+import { spentThisMonthMicros } from './spend';
 
 /**
  * The pre-flight checks of run creation after the agent and file checks (CONTRACT §5 order):

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import type { Config } from './config';
-import type { runWorkflow } from '../workflows/runWorkflow';
-import { runWorkflowId } from '../workflows/messages';
-import { SvcAgentId, SvcRunStatus, SvcWorkspaceId } from '../workflows/searchAttributes';
+import type { Config } from '../../platform/config';
+import type { runWorkflow } from '../../workflows/runWorkflow';
+import { runWorkflowId } from '../../workflows/messages';
+import { SvcAgentId, SvcRunStatus, SvcWorkspaceId } from '../../workflows/searchAttributes';
 
 /** Starts the run's workflow (CONTRACT §5: `run-<id>` on task queue `runs`), tagged for Temporal UI. */
 export async function startRunWorkflow(

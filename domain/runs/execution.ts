@@ -1,42 +1,28 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { serializeRun, serializeStep } from '../api/schemas/runs';
-import { AgentVersion } from '../db/entities/Agent';
-import { LedgerEntry } from '../db/entities/LedgerEntry';
-import { Run } from '../db/entities/Run';
-import { RunStep, type StepStatus, type StepType } from '../db/entities/RunStep';
-import { Workspace } from '../db/entities/Workspace';
-import type { Orm } from '../db/orm';
-import type { AgentSettings } from '../db/entities/Agent';
+import { serializeRun, serializeStep } from './presenters';
+import { AgentVersion } from '../../db/entities/Agent';
+import { LedgerEntry } from '../../db/entities/LedgerEntry';
+import { Run } from '../../db/entities/Run';
+import { RunStep, type StepStatus, type StepType } from '../../db/entities/RunStep';
+import { Workspace } from '../../db/entities/Workspace';
+import type { Orm } from '../../db/orm';
+import type { AgentSettings } from '../../db/entities/Agent';
 import {
   TERMINAL_STATUSES as TERMINAL,
   type PendingAction,
   type RunError,
   type RunStatus,
-} from '../workflows/messages';
-import { RunFailure } from '../workflows/failures';
-import { untilDatabaseAnswers } from './databaseWait';
-import { appendRunEvent } from './runEvents';
-import { ANNOUNCED } from './webhooks/dispatch';
-import type { ModelRegistry } from './models/registry';
-import { ModelError, type ChatMessage, type ToolCall, type ToolSpec, type TurnResult } from './models/types';
-import type { ToolRegistry } from './tools/registry';
-
-export interface RunPlan {
-  modelId: string;
-  instructions: string | null;
-  input: Record<string, unknown>;
-  tools: ToolSpec[];
-  settings: AgentSettings;
-}
-
-export interface TransitionPatch {
-  status: RunStatus;
-  pendingAction?: PendingAction | null;
-  output?: unknown;
-  error?: RunError | null;
-}
+} from '../../workflows/messages';
+import { RunFailure } from '../../workflows/failures';
+import type { RunPlan, TransitionPatch } from '../../workflows/activityTypes';
+import { untilDatabaseAnswers } from '../../platform/database/wait';
+import { appendRunEvent } from './events';
+import { ANNOUNCED } from '../webhooks/dispatch';
+import type { ModelRegistry } from '../models/registry';
+import { ModelError, type ChatMessage, type ToolCall, type ToolSpec, type TurnResult } from '../models/types';
+import type { ToolRegistry } from '../tools/registry';
 
 export interface RunActivityDeps {
   orm: Orm;

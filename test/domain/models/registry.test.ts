@@ -1,6 +1,6 @@
-import type { Config } from '../../../api/config';
-import { createModelRegistry, estimateRunCostUsd, estimateTokens } from '../../../activities/models/registry';
-import { ModelError, type TurnRequest } from '../../../activities/models/types';
+import type { Config } from '../../../platform/config';
+import { createModelRegistry, estimateRunCostUsd, estimateTokens } from '../../../domain/models/registry';
+import { ModelError, type TurnRequest } from '../../../domain/models/types';
 import { completion, json, startChatServer } from './chatServer';
 
 const BUILTIN_PRICING = { inputPerMTokUsd: 0, outputPerMTokUsd: 0, perRunUsd: 0.001 };

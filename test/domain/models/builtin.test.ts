@@ -1,6 +1,6 @@
-import { echoProvider } from '../../../activities/models/echo';
-import { scriptedProvider } from '../../../activities/models/scripted';
-import type { ChatMessage, ModelProvider, TurnRequest, TurnResult } from '../../../activities/models/types';
+import { echoProvider } from '../../../domain/models/echo';
+import { scriptedProvider } from '../../../domain/models/scripted';
+import type { ChatMessage, ModelProvider, TurnRequest, TurnResult } from '../../../domain/models/types';
 
 const req = (modelId: string, runInput: Record<string, unknown>, messages: ChatMessage[] = []): TurnRequest => ({
   modelId,

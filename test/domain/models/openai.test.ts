@@ -1,5 +1,5 @@
-import { createOpenAIProvider, type OpenAIProviderOptions } from '../../../activities/models/openai';
-import { ModelError, type TurnRequest } from '../../../activities/models/types';
+import { createOpenAIProvider, type OpenAIProviderOptions } from '../../../domain/models/openai';
+import { ModelError, type TurnRequest } from '../../../domain/models/types';
 import { completion, json, startChatServer, type Responder } from './chatServer';
 
 const KEY = 'sk-test-secret-123';

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { NotPublicAddressError, type Resolver } from '../../../activities/net/publicAddress';
-import { safeRequest } from '../../../activities/net/safeHttp';
+import { NotPublicAddressError, type Resolver } from '../../../platform/net/publicAddress';
+import { safeRequest } from '../../../platform/net/safeHttp';
 
 // spec §6 delivery rules 4 and 6, CONTRACT §6: real receivers, all on 127.0.0.1.
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isDatabaseUnavailable } from '../db/availability';
+import { isDatabaseUnavailable } from './availability';
 
 const FIRST_PAUSE_MS = 250;
 const LONGEST_PAUSE_MS = 5_000;

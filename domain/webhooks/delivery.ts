@@ -1,8 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Orm } from '../../db/orm';
 import { WebhookDelivery, WebhookSubscription, type DeliveryAttempt } from '../../db/entities/Webhook';
-import { NotPublicAddressError, type Resolver } from '../net/publicAddress';
-import { safeRequest } from '../net/safeHttp';
+import { NotPublicAddressError, type Resolver } from '../../platform/net/publicAddress';
+import { safeRequest } from '../../platform/net/safeHttp';
 import { SIGNATURE_HEADER, signatureHeader } from './signature';
 
 /** CONTRACT §6: 10 s per attempt; the request gives up a little earlier so the attempt is still recorded. */

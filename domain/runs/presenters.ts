@@ -1,0 +1,62 @@
+import type { Run } from '../../db/entities/Run';
+import type { RunStep } from '../../db/entities/RunStep';
+import type { PendingAction, RunError, RunStatus } from '../../workflows/messages';
+import { microsToUsd } from '../billing/money';
+
+/** The run as callers see it (API, event stream); the OpenAPI schema in api/schemas/runs.ts matches it. */
+export interface RunView {
+  id: string;
+  agentId: string;
+  agentVersion: number;
+  status: RunStatus;
+  input: Record<string, unknown>;
+  output: unknown;
+  error: RunError | null;
+  pendingAction: PendingAction | null;
+  usage: { inputTokens: number; outputTokens: number; costUsd: number };
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+}
+
+export interface StepView {
+  index: number;
+  type: string;
+  status: string;
+  detail: Record<string, unknown>;
+  startedAt: string;
+  completedAt: string | null;
+}
+
+/** The run object (docs/api/runs.md), used by the API and the event stream alike. */
+export function serializeRun(run: Run): RunView {
+  return {
+    id: run.id,
+    agentId: run.agentId,
+    agentVersion: run.agentVersion,
+    status: run.status,
+    input: run.input,
+    output: run.output ?? null,
+    error: run.error ?? null,
+    pendingAction: run.pendingAction ?? null,
+    usage: { inputTokens: run.inputTokens, outputTokens: run.outputTokens, costUsd: microsToUsd(run.costMicros) },
+    metadata: run.metadata,
+    createdAt: run.createdAt.toISOString(),
+    updatedAt: run.updatedAt.toISOString(),
+    startedAt: run.startedAt?.toISOString() ?? null,
+    completedAt: run.completedAt?.toISOString() ?? null,
+  };
+}
+
+export function serializeStep(step: RunStep): StepView {
+  return {
+    index: step.index,
+    type: step.type,
+    status: step.status,
+    detail: step.detail,
+    startedAt: step.startedAt.toISOString(),
+    completedAt: step.completedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * What one turn of an agent is made of, shared by the run workflow and the code that executes the
+ * turns. Everything here crosses the activity boundary, so it stays plain JSON.
+ */
+
+/** The human-gate tool: the workflow handles it itself (run → needs_input); it is always allowed. */
+export const ASK_USER = 'ask_user';
+
+/** One tool invocation requested by a model. `id` must be stable across replays of the same turn. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** A conversation entry; a turn's `messages` hold everything since the run started. */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; name: string; content: string };
+
+/** A tool offered to the model; `parameters` is a JSON schema. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** Tokens read and written by one turn (the run's `usage`). */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * What a turn decided. `fail` is the model itself ending the run (error code `agent.model_error`);
+ * transport problems are thrown instead.
+ */
+export type TurnResult =
+  | { kind: 'tool_calls'; toolCalls: ToolCall[]; usage: Usage; text?: string | null }
+  | { kind: 'final'; output: unknown; usage: Usage }
+  | { kind: 'fail'; message: string; usage: Usage };
+
+/** How an agent version pauses for people; see docs/api/runs.md. */
+export interface AgentSettings {
+  approval: 'never' | 'before_output' | 'before_tools';
+  approvalTools?: string[];
+  review: boolean;
+  maxSteps: number;
+}
+
+export type StepType = 'model' | 'tool' | 'input' | 'approval' | 'review';
+export type StepStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled';
