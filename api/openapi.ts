@@ -43,7 +43,7 @@ function parameters(route: RouteDef): unknown[] {
 
 /**
  * `GET /v1/openapi.json`, generated from the very schemas that validate requests, so the document
- * cannot drift from what the server accepts (CONTRACT §9).
+ * cannot drift from what the server accepts.
  */
 export function buildOpenApi(routes: RouteDef[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -59,7 +59,7 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
         : { description: doc.description };
     }
     responses.default = {
-      description: 'Error (CONTRACT §1)',
+      description: 'Error (docs/api/errors.md)',
       content: { 'application/json': { schema: jsonSchema(errorEnvelope, 'output') } },
     };
     const security =

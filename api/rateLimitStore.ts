@@ -10,7 +10,7 @@ export interface RateLimitResult {
 
 /**
  * Fixed one-minute windows counted in PostgreSQL, so every API replica shares one counter per key
- * (CONTRACT §3) and no process keeps state. The window comes from the database clock so replicas
+ * and no process keeps state. The window comes from the database clock so replicas
  * with skewed clocks still agree.
  */
 export class RateLimitStore {

@@ -51,7 +51,7 @@ export function notFound(router: Router<AppState>): Middleware<AppState> {
   };
 }
 
-// CONTRACT §2: sign-in and sign-up are limited per client IP, in the shared store.
+// Sign-in and sign-up are limited per client IP, in the shared store.
 function ipRateLimit(kind: 'signin' | 'signup', deps: RouterDeps): Middleware<AppState> {
   const limit = kind === 'signin' ? deps.config.signInRatePerMin : deps.config.signUpRatePerMin;
   return async (ctx, next) => {

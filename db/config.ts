@@ -7,7 +7,7 @@ export function ormOptions(databaseUrl: string, poolMax = 20) {
   return defineConfig({
     clientUrl: databaseUrl,
     entities,
-    // Schema changes happen only through the committed migrations below (STYLE: never schema.update()).
+    // Schema changes happen only through the committed migrations below (never schema.update()).
     migrations: { migrationsList, transactional: true, allOrNothing: true },
     pool: { min: 0, max: poolMax },
     // Requests use a request-scoped fork (RequestContext); nothing may write through the global EM.

@@ -3,8 +3,8 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 
 /**
- * Every setting the processes read, validated once at start-up and passed down (STYLE: one env
- * module, fail fast). Nothing else in the code base reads `process.env`.
+ * Every setting the processes read, validated once at start-up and passed down: one module, and a
+ * bad value stops the process with the variable named. Nothing else in the code base reads `process.env`.
  */
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -70,12 +70,12 @@ export interface Config {
   unverifiedRunLimit: number;
   maxJsonBytes: number;
   maxUploadBytes: number;
-  /** CONTRACT §7: where file bytes live (`file://` directory; `s3://` is not built yet). */
+  /** Where file bytes live (`file://` directory; `s3://` is not built yet). */
   storageUrl: string;
   allowPrivateWebhooks: boolean;
   smtpUrl?: string;
   mailFrom: string;
-  /** CONTRACT §4: any OpenAI-compatible chat-completions endpoint; models appear as `openai/<name>`. */
+  /** Any OpenAI-compatible chat-completions endpoint; models appear as `openai/<name>`. */
   openai: {
     baseUrl?: string;
     apiKey?: string;

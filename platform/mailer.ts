@@ -12,7 +12,7 @@ export interface Mailer {
 }
 
 /**
- * CONTRACT §2: SMTP when `SVC_SMTP_URL` is set, otherwise the mail is written to the log so a local
+ * SMTP when `SVC_SMTP_URL` is set, otherwise the mail is written to the log so a local
  * user can still follow the verification link.
  */
 export function createMailer(opts: { smtpUrl?: string; from: string; logger: Logger }): Mailer {

@@ -1,6 +1,6 @@
 /**
- * Error codes a run can end with (CONTRACT §4–§5), one table for the workflow and the activities
- * (STYLE: ApplicationFailure types from one string-constant table).
+ * Error codes a run can end with (docs/api/errors.md#codes-a-run-ends-with): one table for the workflow
+ * and the activities, so every `ApplicationFailure` type comes from these constants.
  */
 export const RunFailure = {
   /** The model said the run fails (`{ "fail": … }` in a script), or the model call failed for good. */

@@ -1,7 +1,7 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 /**
- * CONTRACT §5: operators filter runs in Temporal UI by these. Registered by scripts/temporal.sh
+ * Operators filter runs in Temporal UI by these (docs/api/runs.md). Registered by scripts/temporal.sh
  * (`--search-attribute …=Keyword`); set at start by the API and kept current by the workflow.
  */
 export const SvcWorkspaceId = defineSearchAttributeKey('SvcWorkspaceId', SearchAttributeType.KEYWORD);

@@ -19,8 +19,8 @@ export function unavailableDependency(err: unknown): 'database' | 'temporal' | n
 }
 
 /**
- * The one place that renders failures (STYLE: outline's onerror). Known errors keep their CONTRACT §1
- * code; a dependency outage becomes 503 `unavailable` with `Retry-After`; anything else is logged
+ * The one place that renders failures (after outline/outline's server/onerror.ts). Known errors keep their
+ * code (docs/api/errors.md); a dependency outage becomes 503 `unavailable` with `Retry-After`; anything else is logged
  * with the request id and answered as a bare 500 `internal_error`, never with a stack.
  */
 export function errorHandler(logger: Logger): Middleware<AppState> {

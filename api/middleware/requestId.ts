@@ -5,7 +5,7 @@ import type { AppState } from '../context';
 // Echo a caller's id only when it is a sane token, so logs cannot be polluted through the header.
 const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** CONTRACT conventions: every response carries `X-Request-Id` (the caller's, else a new one). */
+/** Every response carries `X-Request-Id` (the caller's, else a new one). */
 export function requestId(): Middleware<AppState> {
   return async (ctx, next) => {
     const given = ctx.get('X-Request-Id');

@@ -7,7 +7,7 @@ import type { RouteDef } from '../routes/route';
 
 /**
  * JSON body parsing for routes that take a JSON body. A body that is present but not JSON is 415,
- * unparsable JSON is 400 `invalid_json`, over `SVC_MAX_JSON_BYTES` is 413 (CONTRACT §1).
+ * unparsable JSON is 400 `invalid_json`, over `SVC_MAX_JSON_BYTES` is 413 `payload_too_large`.
  */
 export function jsonBody(maxBytes: number): Middleware<AppState> {
   const parse = koaBody({
@@ -50,7 +50,7 @@ function check<T>(schema: ZodType<T> | undefined, value: unknown, onFail: (issue
 
 /**
  * Validates params, query and body against the route's schemas and stores the typed result on
- * `ctx.state.input` (STYLE: handlers never read the raw request). A malformed path id cannot name
+ * `ctx.state.input` (handlers never read the raw request). A malformed path id cannot name
  * anything, so it is 404 rather than 400.
  */
 export function validate(route: RouteDef): Middleware<AppState> {

@@ -48,7 +48,7 @@ export async function createAgent(
 
 /**
  * Keys of one workspace, each handed out for at most `budget` requests in total. The `scale` plan
- * allows 1200 requests per key per minute (CONTRACT §3); retiring a key after 1000 requests keeps
+ * allows 1200 requests per key per minute (plan `scale`); retiring a key after 1000 requests keeps
  * every key under that in any window, so the benchmark measures the service rather than its limiter,
  * while every request still pays for the key lookup and the shared rate-limit counter.
  */

@@ -51,7 +51,7 @@ const TERMINAL = ['succeeded', 'failed', 'cancelled'];
 export const isTerminalStatus = (e: SseEvent) => e.event === 'run.status' && TERMINAL.includes(e.data?.status);
 
 /**
- * `GET /v1/runs/{id}/events` (CONTRACT §5) read as it arrives. Events are kept in order; `next`
+ * `GET /v1/runs/{id}/events` (server-sent events) read as it arrives. Events are kept in order; `next`
  * consumes up to and including the first that matches.
  */
 export class RunEventStream {

@@ -18,7 +18,7 @@ export interface SvcErrorInit {
  * Base class of every error thrown by the client.
  *
  * `code`, `message`, `details` and `requestId` come from the service's error envelope
- * `{ error: { code, message, details?, requestId } }` (CONTRACT.md §1); `requestId` falls back to the
+ * `{ error: { code, message, details?, requestId } }`; `requestId` falls back to the
  * `X-Request-Id` response header. `status` is the HTTP status, `undefined` when no response was received.
  */
 export class SvcError extends Error {

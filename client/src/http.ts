@@ -23,8 +23,9 @@ export interface CallOptions {
   /** Extra request headers. */
   headers?: Record<string, string>;
   /**
-   * `Idempotency-Key` header. The service honours it only on `POST /v1/runs` (CONTRACT.md §5), where
-   * `runs.create` generates one per call when absent. Elsewhere it is sent as given but deduplicates nothing.
+   * `Idempotency-Key` header. The service honours it only on `POST /v1/runs` (same key and body within
+   * 24 h: the same run), where `runs.create` generates one per call when absent. Elsewhere it is sent
+   * as given but deduplicates nothing.
    */
   idempotencyKey?: string;
 }
@@ -42,8 +43,8 @@ export interface RequestSpec extends CallOptions {
    * Whether sending the request twice has the effect of sending it once. Default: `true` for GET and
    * DELETE, `false` otherwise. An idempotent request is retried on 429, every 5xx and network errors;
    * any other only when the service cannot have processed it (429, 503, connection refused).
-   * `true` on a POST means the service deduplicates it by `Idempotency-Key` (only `POST /v1/runs` does,
-   * CONTRACT.md §5); one is then generated per call when `idempotencyKey` is absent.
+   * `true` on a POST means the service deduplicates it by `Idempotency-Key` (only `POST /v1/runs`
+   * does); one is then generated per call when `idempotencyKey` is absent.
    */
   idempotent?: boolean;
 }
@@ -175,7 +176,7 @@ export class HttpClient {
       const { response, text } = attempt;
       if (response.ok) return attempt;
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-      // spec §8: wait at least Retry-After; one longer than we are willing to sleep ends the retries
+      // the service asks callers to wait at least Retry-After; one longer than we are willing to sleep ends the retries
       const retryAfterOk = retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_SECONDS;
       if (!canRetry || !shouldRetry(idempotent, { status: response.status }) || !retryAfterOk) {
         throw errorFromResponse(response.status, response.headers, text, retryAfter);
@@ -192,7 +193,7 @@ export class HttpClient {
     if (spec.json !== undefined) headers['content-type'] = 'application/json';
     for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name.toLowerCase()] = value;
     // stripe-node habit: a POST the service deduplicates carries one key, generated once and reused by every
-    // retry; other routes ignore the header (CONTRACT.md §5), so it is sent there only when the caller gives one
+    // retry; other routes ignore the header, so it is sent there only when the caller gives one
     const key = spec.idempotencyKey ?? headers['idempotency-key'];
     if (key !== undefined) headers['idempotency-key'] = key;
     else if (spec.method === 'POST' && idempotent) headers['idempotency-key'] = await randomUUID();

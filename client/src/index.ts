@@ -1,5 +1,5 @@
 /**
- * `@svc/client`: typed, dependency-free ESM client of the svc API (preview, spec §4.4).
+ * `@svc/client`: typed, dependency-free ESM client of the svc API (a preview: its surface may change before release).
  * @packageDocumentation
  */
 export { Svc, DEFAULT_BASE_URL } from './client.js';

@@ -1,5 +1,5 @@
 /**
- * Cursor pagination (CONTRACT.md: `{ <plural>: [...], nextCursor }`, next page via `?cursor=`).
+ * Cursor pagination (every list answers `{ <plural>: [...], nextCursor }`; the next page is `?cursor=<nextCursor>`).
  * Like openai-node's pagination, a list is an async iterable over every item that can also walk pages.
  */
 import { SvcError } from './errors.js';

@@ -1,5 +1,5 @@
 /**
- * Request and response shapes of the service (CONTRACT.md). JSON objects the contract leaves open
+ * Request and response shapes of the service. JSON objects the service leaves open
  * (run input/output, metadata, agent settings' extras) are typed as {@link JsonObject} or `unknown`.
  */
 
@@ -8,7 +8,7 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 /** A JSON object. */
 export type JsonObject = { [key: string]: JsonValue };
 
-/** Every run status (CONTRACT.md §5). */
+/** Every run status; `succeeded`, `failed` and `cancelled` are terminal. */
 export const RUN_STATUSES = [
   'queued',
   'running',
@@ -55,7 +55,7 @@ export interface RunUsage {
   costUsd: number;
 }
 
-/** A run (CONTRACT.md §5). */
+/** A run, as every run route and the event stream return it. */
 export interface Run {
   id: string;
   agentId: string;
@@ -150,7 +150,7 @@ export interface Feedback {
 /** An event from the run's live stream (or synthesised while polling). */
 export type RunEvent = { type: 'run.status'; data: Run } | { type: 'run.step'; data: RunStep };
 
-/** Agent settings (CONTRACT.md §4). */
+/** Agent settings: which gates a run meets, and how many model turns it may take. */
 export interface AgentSettings {
   approval: 'never' | 'before_output' | 'before_tools';
   approvalTools?: string[];
@@ -164,7 +164,7 @@ export interface Agent {
   name: string;
   version: number;
   presetId: string;
-  /** Present only for a key with `runner:run` or `agents:write` (the service's spec §4.3). */
+  /** Present only for a key with `runner:run` or `agents:write` (a key that may only read agents never sees them). */
   instructions?: string | null;
   modelId: string;
   tools: string[];
@@ -194,7 +194,7 @@ export interface FileObject {
   createdAt: string;
 }
 
-/** Webhook event kinds (spec §6). */
+/** Webhook event kinds: the five run statuses that are announced. */
 export type WebhookEventType =
   'run.succeeded' | 'run.failed' | 'run.needs_input' | 'run.needs_approval' | 'run.needs_review';
 
@@ -233,7 +233,7 @@ export interface WebhookDelivery {
   createdAt: string;
 }
 
-/** Body of a webhook delivery (spec §2.4). */
+/** Body of a webhook delivery; `id` is the same on every attempt and redelivery of one event. */
 export interface WebhookDeliveryBody {
   id: string;
   type: WebhookEventType;

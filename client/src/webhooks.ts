@@ -1,5 +1,6 @@
 /**
- * Receiver-side verification of webhook deliveries (spec §6 "Receiver verification").
+ * Receiver-side verification of webhook deliveries:
+ * `X-SVC-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`.
  * Header `X-SVC-Signature: t=<unix_seconds>,v1=<hex>`, where `v1` = HMAC-SHA256(secret, `${t}.${rawBody}`).
  */
 import { hmacSha256 } from './sha256.js';
@@ -9,7 +10,7 @@ export const SIGNATURE_HEADER = 'X-SVC-Signature';
 
 /** Options of {@link verifyWebhookSignature}. */
 export interface VerifyOptions {
-  /** Largest accepted difference between `t` and now, in seconds (spec §6: 300). */
+  /** Largest accepted difference between `t` and now, in seconds (300 by default). */
   toleranceSec?: number;
   /** Current time in unix seconds; defaults to `Date.now() / 1000`. */
   now?: number;
@@ -22,11 +23,11 @@ const encoder = new TextEncoder();
 
 /**
  * Checks a webhook delivery's `X-SVC-Signature` header against the raw body and returns a plain
- * `boolean`, synchronously (spec §4.4): there is no Promise to forget to `await`, whose truthiness would
+ * `boolean`, synchronously: there is no Promise to forget to `await`, whose truthiness would
  * accept any delivery. The HMAC-SHA256 is computed in pure TypeScript (`sha256.ts`), so this works the
  * same in Node, browsers and edge runtimes.
  *
- * Pass the body bytes exactly as received, before any JSON parsing (spec §6 "Receiver verification"):
+ * Pass the body bytes exactly as received, before any JSON parsing:
  * re-serialising a parsed body changes the bytes and the signature no longer matches.
  *
  * Returns `false` (never throws for bad input) when the header lacks `t` or `v1`, `t` is not an
@@ -48,7 +49,7 @@ export function verifyWebhookSignature(
   const parts = parseSignatureHeader(header);
   if (parts.t === undefined || parts.v1 === undefined || !/^\d+$/.test(parts.t)) return false;
   const timestamp = Number(parts.t);
-  // spec §6: reject a timestamp more than the tolerance (300 s) away from now
+  // reject a timestamp more than the tolerance (300 s) away from now, in either direction
   if (!Number.isSafeInteger(timestamp) || !(Math.abs(now - timestamp) <= toleranceSec)) return false;
   const expected = hexToBytes(parts.v1);
   if (!expected) return false;

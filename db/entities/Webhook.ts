@@ -1,7 +1,7 @@
 import { ArrayType, EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
 
-/** spec §6 event kinds: the five run statuses that are announced. */
+/** Webhook event kinds: the five run statuses that are announced. */
 export const WEBHOOK_EVENTS = [
   'run.succeeded',
   'run.failed',
@@ -12,7 +12,7 @@ export const WEBHOOK_EVENTS = [
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /**
- * A webhook subscription (spec §2.3, CONTRACT §6). The secret signs deliveries, so it is kept
+ * A webhook subscription (docs/api/webhooks.md). The secret signs deliveries, so it is kept
  * (never hashed), marked hidden and never serialised, returned or logged.
  */
 export class WebhookSubscription extends BaseEntity {
@@ -50,7 +50,7 @@ export interface DeliveryAttempt {
 }
 
 /**
- * One event for one subscription. `id` is the delivery id of the body (spec §2.4), stable across
+ * One event for one subscription. `id` is the delivery id of the body, stable across
  * attempts and redeliveries; `body` holds the exact bytes every attempt sends.
  */
 export class WebhookDelivery extends BaseEntity {

@@ -56,7 +56,7 @@ export class Migration20261122000000 extends Migration {
       `create index "ledger_entries_workspace_id_created_at_index" on "ledger_entries" ("workspace_id", "created_at");`,
     );
 
-    // Fixed-window counters shared by every API replica (CONTRACT §3). UNLOGGED: losing the current
+    // Fixed-window counters shared by every API replica. UNLOGGED: losing the current
     // minute's counts in a crash is harmless, and skipping the WAL keeps the per-request upsert cheap.
     this
       .addSql(`create unlogged table "rate_limit_buckets" ("bucket" text not null, "window_start" timestamptz not null,

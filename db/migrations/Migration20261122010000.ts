@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** The file library (CONTRACT §7): folders (a tree per workspace) and files, whose bytes live in storage. */
+/** The file library: folders (a tree per workspace) and files, whose bytes live in storage. */
 export class Migration20261122010000 extends Migration {
   override async up(): Promise<void> {
     // parent_id has no cascade: deleting a folder that still has subfolders fails (409 conflict).

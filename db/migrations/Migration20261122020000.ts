@@ -40,7 +40,7 @@ export class Migration20261122020000 extends Migration {
     this.addSql(
       `create index "runs_workspace_agent_created_index" on "runs" ("workspace_id", "agent_id", "created_at" desc, "id" desc);`,
     );
-    // CONTRACT §5: one run per Idempotency-Key within a workspace.
+    // One run per Idempotency-Key within a workspace (docs/api/limits.md#idempotency).
     this.addSql(
       `create unique index "runs_workspace_idempotency_key_unique" on "runs" ("workspace_id", "idempotency_key") where "idempotency_key" is not null;`,
     );

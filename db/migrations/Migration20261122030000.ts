@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** Webhook subscriptions and their delivery log (CONTRACT §6). */
+/** Webhook subscriptions and their delivery log (docs/api/webhooks.md). */
 export class Migration20261122030000 extends Migration {
   override async up(): Promise<void> {
     this

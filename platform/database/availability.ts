@@ -10,7 +10,7 @@ const PG_GONE =
 
 /**
  * True when `err` (or its cause) means PostgreSQL cannot be reached right now, as opposed to a
- * statement that failed. The API answers these with 503 `unavailable` (CONTRACT §1); activities
+ * statement that failed. The API answers these with 503 `unavailable` (docs/api/errors.md); activities
  * wait them out instead of spending their attempts (see activities/databaseWait.ts).
  */
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {

@@ -5,13 +5,13 @@ import ipaddr from 'ipaddr.js';
 
 /**
  * The public-address guard for outbound HTTP: webhook registration, every webhook delivery attempt and the
- * agents' `http_request` tool (spec §4.2 rules 1–2, spec §6 delivery rule 6, CONTRACT §1
- * `webhook.url_not_public`).
+ * agents' `http_request` tool. A refused URL is 400 `webhook.url_not_public` at registration
+ * (docs/api/webhooks.md).
  */
 
 /** A URL (or one of its resolved addresses) is not a public http(s) target. The API maps it to its `code`. */
 export class NotPublicAddressError extends Error {
-  /** The code of CONTRACT §1, so callers need not repeat the string. */
+  /** The error code (docs/api/errors.md), so callers need not repeat the string. */
   readonly code = 'webhook.url_not_public';
 
   constructor(readonly reason: string) {
@@ -119,7 +119,7 @@ function stripBrackets(hostname: string): string {
   return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 }
 
-/** Scheme, userinfo and hostname rules that hold even with `allowPrivate` (spec §4.2 rule 1: http(s) only). */
+/** Scheme, userinfo and hostname rules that hold even with `allowPrivate` (only http(s) URLs). */
 function parseShape(raw: string): URL {
   let url: URL;
   try {
@@ -166,9 +166,9 @@ function isNotFound(err: unknown): boolean {
 }
 
 /**
- * Parses `raw`, resolves ALL of its A/AAAA answers and checks each one. Used at registration (spec §4.2 rule 1)
- * and again on every delivery attempt and tool call (spec §4.2 rule 2); pin the returned addresses with
- * {@link pinnedLookup} so the connection goes to what was checked (CONTRACT §6: no DNS-rebinding window).
+ * Parses `raw`, resolves ALL of its A/AAAA answers and checks each one. Used at registration
+ * and again on every delivery attempt and tool call; pin the returned addresses with
+ * {@link pinnedLookup} so the connection goes to what was checked (no DNS-rebinding window).
  * With `allowPrivate` (`SVC_ALLOW_PRIVATE_WEBHOOKS`, local development) only the http(s)/userinfo/hostname rules
  * apply; the name is still resolved so the answers can be pinned.
  * @throws {NotPublicAddressError} when the URL fails {@link parseWebhookUrl}, the name does not resolve, or ANY

@@ -6,7 +6,7 @@ import { pinnedLookup, resolvePublicUrl, type ResolvedAddress, type Resolver } f
 /**
  * One outbound HTTP request to a URL that has just been checked as public: webhook deliveries and the agents'
  * `http_request` tool. Node's http/https rather than fetch, because only they accept a `lookup` that pins the
- * connection to the checked addresses (CONTRACT §6: no DNS-rebinding window).
+ * connection to the checked addresses (no DNS-rebinding window: an answer that changes after the check is never used).
  */
 
 export interface SafeRequestInit {
@@ -53,7 +53,7 @@ function within<T>(p: Promise<T>, ms: number): Promise<T> {
 /**
  * Sends one GET/POST to `raw` after resolving and checking it with `resolvePublicUrl` on EVERY call, connecting
  * only to the checked addresses. Redirects are never followed: a 3xx comes back as it is and the caller treats it
- * as a failure (spec §6 delivery rule 4). The response body is capped at `maxResponseBytes`.
+ * as a failure (a webhook receiver's redirect is never followed). The response body is capped at `maxResponseBytes`.
  * @throws {NotPublicAddressError} before any connection when the URL or one of its addresses is not public.
  * @throws Error `timeout after N ms` when resolution + connect + response exceed `timeoutMs`; the request is
  *   destroyed.
@@ -62,7 +62,7 @@ function within<T>(p: Promise<T>, ms: number): Promise<T> {
 export async function safeRequest(raw: string, init: SafeRequestInit): Promise<SafeResponse> {
   const started = Date.now();
   init.signal?.throwIfAborted();
-  // spec §4.2 rule 2, spec §6 delivery rule 6: re-validated on every attempt, never taken from a cache
+  // re-validated on every attempt (webhooks and tools alike), never taken from a cache
   const checked = resolvePublicUrl(raw, { allowPrivate: init.allowPrivate, resolver: init.resolver });
   const { url, addresses } = await within(checked, init.timeoutMs);
   const remaining = init.timeoutMs - (Date.now() - started);

@@ -8,7 +8,7 @@ import { requestId } from '../../api/middleware/requestId';
 import { startApi, type Harness } from '../helpers/harness';
 import { signUp, uniqueEmail } from '../helpers/factories';
 
-// CONTRACT §1 and conventions: the envelope, request ids and every HTTP-level failure.
+// docs/api/errors.md and the conventions of docs/README.md: the envelope, request ids and every HTTP-level failure.
 describe('HTTP foundation', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, freshRateWindow, setPlan, signUp } from '../helpers/factories';
 
-// spec §8, CONTRACT §3: per-key per-minute limits from the plan, in a store every replica shares.
+// docs/api/limits.md: per-key per-minute limits from the plan, in a store every replica shares.
 describe('per-key rate limit', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -60,7 +60,7 @@ import { Svc, SvcError, NotFoundError, verifyWebhookSignature } from '@svc/clien
 const body = Buffer.from('{"id":"d1","type":"run.failed"}');
 const t = Math.floor(Date.now() / 1000);
 const v1 = createHmac('sha256', 'secret-secret-123').update(t + '.').update(body).digest('hex');
-// synchronous: a plain boolean, no await (spec §4.4)
+// synchronous: a plain boolean, no await
 const ok = verifyWebhookSignature('secret-secret-123', 't=' + t + ',v1=' + v1, body);
 const bad = verifyWebhookSignature('secret-secret-123', 't=' + t + ',v1=' + v1, body.toString() + ' ');
 

@@ -1,6 +1,6 @@
 /**
  * Which failures the client repeats: reads, deletes and `runs.create` (deduplicated by the service through
- * its Idempotency-Key, CONTRACT.md §5) on any 429/5xx/network error; every other write only when the
+ * its Idempotency-Key) on any 429/5xx/network error; every other write only when the
  * service cannot have acted on it (429, 503, refused connection). Against a real server on 127.0.0.1.
  */
 import type { ServerResponse } from 'node:http';

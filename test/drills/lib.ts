@@ -113,7 +113,7 @@ export class Checks {
   }
 }
 
-/** Subscribes a URL to run events through the API (CONTRACT §6). */
+/** Subscribes a URL to run events through the API. */
 export async function subscribe(env: DrillEnv, ws: DrillWorkspace, url: string, events: string[]): Promise<string> {
   const sub = await expectStatus(201, `${env.api.url}/v1/webhooks`, {
     headers: ws.auth(),

@@ -4,7 +4,7 @@ import { startReceiver, type Received } from '../helpers/receiver';
 import { Checks, deliveries, drillWorkspace, sleep, subscribe, type DrillEnv } from './lib';
 
 const RUNS = 3;
-/** CONTRACT §6: 10 s per attempt. A run that is "not delayed" finishes well inside one attempt. */
+/** A delivery attempt times out after 10 s. A run that is "not delayed" finishes well inside one attempt. */
 const ATTEMPT_MS = 10_000;
 
 const runOf = (r: Received) => JSON.parse(r.raw.toString('utf8')).run.id as string;

@@ -1,4 +1,4 @@
-/** `client.agents`: agent definitions (CONTRACT.md §4). */
+/** `client.agents`: agent definitions, their versions and the catalogues (presets, models, tools). */
 import type { CallOptions, HttpClient } from '../http.js';
 import { CursorList } from '../pagination.js';
 import type { Agent, AgentCreateParams } from '../types.js';

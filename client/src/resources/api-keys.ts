@@ -1,4 +1,4 @@
-/** `client.apiKeys`: API key management, scope `keys:manage` (spec §4.1, CONTRACT.md §3). */
+/** `client.apiKeys`: API key management, scope `keys:manage`. */
 import type { CallOptions, HttpClient } from '../http.js';
 import { CursorList } from '../pagination.js';
 import type { ApiKey, ApiKeyCreateParams, CreatedApiKey } from '../types.js';

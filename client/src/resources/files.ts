@@ -1,4 +1,4 @@
-/** `client.files`: the file library (CONTRACT.md §7). */
+/** `client.files`: the file library: upload, list, download, rename, move, delete. */
 import type { CallOptions, HttpClient } from '../http.js';
 import { CursorList } from '../pagination.js';
 import type { FileObject } from '../types.js';

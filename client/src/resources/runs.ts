@@ -1,4 +1,4 @@
-/** `client.runs`: creating, steering and waiting for runs (CONTRACT.md §5). */
+/** `client.runs`: creating, steering and waiting for runs. */
 import { SvcError, TimeoutError } from '../errors.js';
 import type { CallOptions, HttpClient } from '../http.js';
 import { CursorList } from '../pagination.js';
@@ -32,7 +32,7 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /**
    * Statuses that end the wait besides the terminal ones, typically {@link PAUSED_STATUSES} to stop at a
-   * human gate. An extension of spec §4.4, whose `wait` only ends on terminal statuses.
+   * human gate. Without it, `wait` ends only on a terminal status.
    */
   resolveOn?: readonly RunStatus[];
   /**
@@ -58,8 +58,8 @@ export class Runs {
   /**
    * Starts a run (201, status `queued`). An `Idempotency-Key` is generated once per call and reused
    * by every retry, so a retried create never starts two runs; pass your own to dedupe across calls.
-   * Because the service deduplicates it (CONTRACT.md §5), this is the one POST retried on every 5xx and
-   * network error, like a GET.
+   * Because the service deduplicates it (same key and body within 24 h: the same run), this is the one
+   * POST retried on every 5xx and network error, like a GET.
    * @throws {NotFoundError} unknown agent; {@link ValidationError} unknown fileIds; {@link BillingError}
    * insufficient credits or spend cap; {@link ConflictError} idempotency key reused with another body
    */

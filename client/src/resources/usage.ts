@@ -1,4 +1,4 @@
-/** `client.usage`: usage totals and balance (CONTRACT.md §8). */
+/** `client.usage`: usage totals and balance, scope `usage:read`. */
 import type { CallOptions, HttpClient } from '../http.js';
 import type { Balance, Usage, UsageParams } from '../types.js';
 

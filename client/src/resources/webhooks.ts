@@ -1,4 +1,4 @@
-/** `client.webhooks`: webhook subscriptions (spec §4.2, CONTRACT.md §6). */
+/** `client.webhooks`: webhook subscriptions, scope `webhooks:manage`; the secret is write-only. */
 import type { CallOptions, HttpClient } from '../http.js';
 import { CursorList } from '../pagination.js';
 import type { Webhook, WebhookCreateParams, WebhookDelivery } from '../types.js';

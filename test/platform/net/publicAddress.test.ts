@@ -9,7 +9,7 @@ import {
   type Resolver,
 } from '../../../platform/net/publicAddress';
 
-// spec §4.2 rules 1–2, CONTRACT §1 `webhook.url_not_public`: the public-address guard, without real DNS.
+// `webhook.url_not_public` (docs/api/webhooks.md): the public-address guard, without real DNS.
 
 const v4 = (address: string): ResolvedAddress => ({ address, family: 4 });
 const v6 = (address: string): ResolvedAddress => ({ address, family: 6 });

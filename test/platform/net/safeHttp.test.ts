@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { NotPublicAddressError, type Resolver } from '../../../platform/net/publicAddress';
 import { safeRequest } from '../../../platform/net/safeHttp';
 
-// spec §6 delivery rules 4 and 6, CONTRACT §6: real receivers, all on 127.0.0.1.
+// Redirects never followed, the address checked on every attempt and connected to: real receivers, all on 127.0.0.1.
 
 interface Receiver {
   port: number;
@@ -247,7 +247,7 @@ describe('safeRequest without allowPrivate', () => {
     expect(resolver).toHaveBeenCalledTimes(1);
     expect(agent.attempts).toEqual([{ host: 'rebind.test', resolved: [{ address: '8.8.8.8', family: 4 }] }]);
 
-    // second call: re-validated (spec §4.2 rule 2), now 127.0.0.1, refused before any connection
+    // second call: re-validated, now 127.0.0.1, refused before any connection
     await expect(safeRequest(url, init)).rejects.toBeInstanceOf(NotPublicAddressError);
     expect(resolver).toHaveBeenCalledTimes(2);
     expect(agent.attempts).toHaveLength(1);
