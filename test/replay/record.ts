@@ -16,6 +16,8 @@ import { historyToJSON } from './historyJson';
  *   SVC_SKIP_INSTALL=1 npm test -- --testMatch '<rootDir>/test/replay/record.ts'
  */
 const OUT = path.join(__dirname, 'histories');
+/** REPLAY_TAG=v2 writes `run-model-failed.v2.json` etc., keeping the histories of the code deployed before. */
+const TAG = process.env.REPLAY_TAG ? `.${process.env.REPLAY_TAG}` : '';
 
 describe('record workflow histories for the replay test', () => {
   let h: Harness;
@@ -47,7 +49,7 @@ describe('record workflow histories for the replay test', () => {
     const handle = h.temporal.client.workflow.getHandle(workflowId);
     await handle.result().catch(() => undefined);
     const history = await handle.fetchHistory();
-    writeFileSync(path.join(OUT, `${name}.json`), historyToJSON(history));
+    writeFileSync(path.join(OUT, `${name}${TAG}.json`), historyToJSON(history));
   };
 
   /** The id of the one workflow of `type` whose id contains `part` (visibility lags a little). */
