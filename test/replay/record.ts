@@ -1,0 +1,160 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { runWorkflowId } from '../../workflows/messages';
+import type { Harness } from '../helpers/harness';
+import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
+import { startReceiver, until } from '../helpers/receiver';
+import { createAgent, createRun, waitForRun, waitForStatus } from '../helpers/runs';
+import { startRunStack } from '../helpers/worker';
+import { historyToJSON } from './historyJson';
+
+/**
+ * Records the replay fixtures in test/replay/histories/: finished histories of the workflow code as
+ * it is now, made by the real API and worker against the services `npm test` starts. Not part of the
+ * suite (its name does not end in `.test.ts`); run it on purpose, as test/replay/README.md says:
+ *
+ *   SVC_SKIP_INSTALL=1 npm test -- --testMatch '<rootDir>/test/replay/record.ts'
+ */
+const OUT = path.join(__dirname, 'histories');
+/** REPLAY_TAG=v2 writes `run-model-failed.v2.json` etc., keeping the histories of the code deployed before. */
+const TAG = process.env.REPLAY_TAG ? `.${process.env.REPLAY_TAG}` : '';
+
+describe('record workflow histories for the replay test', () => {
+  let h: Harness;
+  let stop: () => Promise<void>;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    // Private webhooks allowed, so the receiver on 127.0.0.1 gets deliveries and the tool call reaches it.
+    ({ h, stop } = await startRunStack({ allowPrivateWebhooks: true }));
+    mkdirSync(OUT, { recursive: true });
+  }, 120_000);
+  afterAll(() => stop?.());
+
+  beforeEach(async () => {
+    const owner = await signUp(h);
+    await setPlan(h, owner.workspaceId, 'scale');
+    auth = bearer(
+      await createKey(h, owner, ['runs:read', 'runs:write', 'agents:read', 'agents:write', 'webhooks:manage']),
+    );
+  });
+
+  const post = async (url: string, json?: unknown) => {
+    const res = await h.request(url, { method: 'POST', headers: auth, json });
+    if (res.status !== 202) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
+  };
+
+  /** Fetches a closed workflow's history and writes it as `<name>.json`, in Temporal's JSON history format. */
+  const save = async (name: string, workflowId: string) => {
+    const handle = h.temporal.client.workflow.getHandle(workflowId);
+    await handle.result().catch(() => undefined);
+    const history = await handle.fetchHistory();
+    writeFileSync(path.join(OUT, `${name}${TAG}.json`), historyToJSON(history));
+  };
+
+  /** The id of the one workflow of `type` whose id contains `part` (visibility lags a little). */
+  const findWorkflow = async (type: string, part: string): Promise<string> => {
+    for (let i = 0; i < 100; i++) {
+      for await (const wf of h.temporal.client.workflow.list({ query: `WorkflowType = '${type}'` })) {
+        if (wf.workflowId.includes(part) && wf.status.name !== 'RUNNING') return wf.workflowId;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`no closed ${type} workflow with ${part} in its id`);
+  };
+
+  it('a run through every gate: input, tool approval, output approval, review with a correction', async () => {
+    const rx = await startReceiver();
+    try {
+      const agent = await createAgent(h, auth, {
+        presetId: 'scripted',
+        settings: { approval: 'before_output', approvalTools: ['http_request'], review: true },
+      });
+      const run = await createRun(h, auth, {
+        agentId: agent.id,
+        input: {
+          script: [{ ask: 'What is your name?' }, { tool: 'http_request', args: { url: rx.url } }, { final: 'Hi' }],
+        },
+      });
+      await waitForStatus(h, auth, run.id, 'needs_input');
+      await post(`/v1/runs/${run.id}/input`, { answer: 'Ada' });
+      const tool = await waitForStatus(h, auth, run.id, 'needs_approval');
+      if (tool.pendingAction.tool !== 'http_request') throw new Error('expected the tool approval first');
+      await post(`/v1/runs/${run.id}/approve`, { approved: true, actionId: tool.pendingAction.id });
+      const output = await waitForRun(
+        h,
+        auth,
+        run.id,
+        (r) => r.status === 'needs_approval' && r.pendingAction.id !== tool.pendingAction.id,
+      );
+      await post(`/v1/runs/${run.id}/approve`, { approved: true, actionId: output.pendingAction.id });
+      await waitForStatus(h, auth, run.id, 'needs_review');
+      await post(`/v1/runs/${run.id}/review`, { accept: true, correctedOutput: 'Hi, Ada' });
+      await waitForStatus(h, auth, run.id, 'succeeded');
+      await save('run-all-gates-succeeded', runWorkflowId(run.id));
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('a run cancelled while it waits in needs_input', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ ask: 'Still there?' }] } });
+    await waitForStatus(h, auth, run.id, 'needs_input');
+    await post(`/v1/runs/${run.id}/cancel`);
+    await waitForStatus(h, auth, run.id, 'cancelled');
+    await save('run-cancelled-in-needs-input', runWorkflowId(run.id));
+  });
+
+  it('a run the script fails', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ fail: 'model gave up' }] } });
+    await waitForStatus(h, auth, run.id, 'failed');
+    await save('run-model-failed', runWorkflowId(run.id));
+  });
+
+  it('a run whose output approval is refused', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted', settings: { approval: 'before_output' } });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ final: { x: 1 } }] } });
+    await waitForStatus(h, auth, run.id, 'needs_approval');
+    await post(`/v1/runs/${run.id}/approve`, { approved: false, comment: 'no' });
+    await waitForStatus(h, auth, run.id, 'failed');
+    await save('run-approval-rejected', runWorkflowId(run.id));
+  });
+
+  it('a webhook fan-out to two subscribers, one failing all 3 attempts, then its redelivery', async () => {
+    const ok = await startReceiver();
+    // 503 to the 3 attempts of the fan-out, 200 to the redelivery
+    const flaky = await startReceiver((n, _req, res) => {
+      res.statusCode = n < 3 ? 503 : 200;
+      res.end();
+    });
+    try {
+      const subscribe = async (url: string) => {
+        const res = await h.request('/v1/webhooks', {
+          method: 'POST',
+          headers: auth,
+          json: { url, events: ['run.succeeded'], secret: 'whsec-0123456789abcdef' },
+        });
+        if (res.status !== 201) throw new Error(`subscription failed: ${res.status} ${await res.text()}`);
+        return (await res.json()) as { id: string };
+      };
+      await subscribe(ok.url);
+      const sub = await subscribe(flaky.url);
+      const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
+      const run = await createRun(h, auth, { agentId: agent.id, input: { hello: 'world' } });
+      await waitForStatus(h, auth, run.id, 'succeeded');
+      await save('webhook-fanout', await findWorkflow('webhookFanoutWorkflow', run.id));
+
+      const [failed] = (await (await h.request(`/v1/webhooks/${sub.id}/deliveries`, { headers: auth })).json())
+        .deliveries;
+      if (failed.status !== 'failed') throw new Error(`expected a failed delivery, got ${failed.status}`);
+      await post(`/v1/webhooks/${sub.id}/deliveries/${failed.id}/redeliver`);
+      await until(() => flaky.received.length === 4, 20_000, 'the redelivery');
+      await save('webhook-redelivery', await findWorkflow('webhookDeliveryWorkflow', failed.id));
+    } finally {
+      await ok.close();
+      await flaky.close();
+    }
+  });
+});
