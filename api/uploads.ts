@@ -2,7 +2,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { koaBody } from 'koa-body';
 import type { AppContext } from './context';
 import { ApiError, errors } from '../domain/errors';
-import { filenameProblem } from './schemas/files';
+import { filenameProblem } from '../domain/files/names';
 import { StorageLimitError } from '../platform/storage/errors';
 import type { PutResult, Storage } from '../platform/storage/storage';
 

@@ -3,7 +3,7 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { findWorkspaceFiles } from '../../api/routes/files';
+import { findWorkspaceFiles } from '../../domain/files/files';
 import { bearer, createKey, signUp } from '../helpers/factories';
 import { startApi, type Harness } from '../helpers/harness';
 
