@@ -11,7 +11,7 @@ import type { PutResult, Storage } from './storage';
 const KEY = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 /**
- * `file://` storage (CONTRACT §7): one file per object under `<root>/<first two key chars>/<key>`;
+ * `file://` storage (`SVC_STORAGE_URL=file:///abs/dir`): one file per object under `<root>/<first two key chars>/<key>`;
  * the two-character fan-out keeps directories small. Writes go to a temporary file in the same
  * directory and are renamed into place, so a reader never sees a partial object and a failed
  * upload leaves nothing behind.
@@ -37,7 +37,7 @@ export class LocalStorage implements Storage {
     const meter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         size += chunk.length;
-        // Checked per chunk while streaming, not only from Content-Length (CONTRACT §1 413).
+        // Checked per chunk while streaming, not only from Content-Length: more is a 413.
         if (size > opts.maxBytes) return done(new StorageLimitError(opts.maxBytes));
         hash.update(chunk);
         done(null, chunk);

@@ -11,7 +11,7 @@ export interface PutResult {
 }
 
 /**
- * Where file bytes live (CONTRACT §7: `SVC_STORAGE_URL`). Keys are chosen by the service (the file
+ * Where file bytes live (`SVC_STORAGE_URL`, docs/api/files.md). Keys are chosen by the service (the file
  * id), never taken from user input, so an implementation may map them onto paths or object names.
  */
 export interface Storage {
@@ -33,7 +33,7 @@ export interface Storage {
 
 /**
  * Builds the storage named by `SVC_STORAGE_URL`: `file:///abs/dir` is a local directory (created on
- * first write). `s3://` is named by CONTRACT §7 but not built yet, so it fails at start-up rather
+ * first write). `s3://` is a documented scheme but not built yet, so it fails at start-up rather
  * than at the first upload.
  * @throws {Error} for `s3://` (not built yet) and any other scheme
  */
