@@ -5,7 +5,7 @@ import { createRunActivities } from '../domain/runs/execution';
 import type { ToolRegistry } from '../domain/tools/registry';
 import type { Temporal } from '../platform/temporal';
 import { announceRun, recordRunDeliveries, type AnnouncedRun } from '../domain/webhooks/dispatch';
-import { createWebhookActivities } from '../domain/webhooks/delivery';
+import { createWebhookActivities } from './webhooks';
 
 export interface ActivityDeps {
   config: Config;

@@ -2,7 +2,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { koaBody } from 'koa-body';
 import type { AppContext } from './context';
 import { ApiError, errors } from '../domain/errors';
-import { filenameProblem } from './schemas/files';
+import { filenameProblem } from '../domain/files/names';
 import { StorageLimitError } from '../platform/storage/errors';
 import type { PutResult, Storage } from '../platform/storage/storage';
 
@@ -25,7 +25,7 @@ const TOKEN = '[A-Za-z0-9][\\w!#$&^.+-]{0,126}';
 const MIME = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;\\s*[\\w!#$&^.+-]+=("[\\x20-\\x7e]*"|[\\w!#$&^.+-]+))*$`);
 
 /**
- * 413 `payload_too_large` (CONTRACT §1). `Connection: close` because the rest of an oversized body
+ * 413 `payload_too_large` (docs/api/errors.md). `Connection: close` because the rest of an oversized body
  * is not worth reading: Node closes the socket once this answer is sent.
  */
 export function uploadTooLarge(maxBytes: number): ApiError {
@@ -47,7 +47,7 @@ function checkMime(value: string | null | undefined): string | null {
 /**
  * Checks what can be judged before reading a byte: the declared length against the limit (413 up
  * front), the media type (415 when absent or malformed) and, for a raw body, that one is announced.
- * @returns which of the two CONTRACT §7 upload forms the request uses
+ * @returns which of the two upload forms (docs/api/files.md) the request uses
  */
 export function uploadKind(ctx: AppContext, maxBytes: number): 'raw' | 'multipart' {
   const multipart = Boolean(ctx.is('multipart/form-data'));
@@ -116,7 +116,7 @@ export async function receiveRaw(ctx: AppContext, storage: Storage, key: string,
 }
 
 /**
- * Parses a `multipart/form-data` upload (CONTRACT §7: field `file`) with koa-body's formidable,
+ * Parses a `multipart/form-data` upload (the file in field `file`) with koa-body's formidable,
  * streaming the file part straight into storage under `key` (never to a temporary upload dir, never
  * whole in memory). Text fields come back in `fields`. On failure nothing is stored.
  * @throws {ApiError} 413 over `maxBytes`, 400 `validation_error` for a missing, empty, extra or
@@ -181,7 +181,7 @@ export async function receiveMultipart(
   return { ...stored, filename: part.filename!, mime, fields };
 }
 
-// formidable's error codes (formidable/src/FormidableError.js) mapped onto CONTRACT §1.
+// formidable's error codes (formidable/src/FormidableError.js) mapped onto our error codes (docs/api/errors.md).
 const TOO_LARGE = new Set([1006, 1007, 1009, 1016]);
 const EMPTY = new Set([1008, 1010]);
 
@@ -206,7 +206,7 @@ function contentDisposition(filename: string): string {
 }
 
 /**
- * Streams a stored object as the response (CONTRACT §7 download): its stored Content-Type and exact
+ * Streams a stored object as the response (`GET /v1/files/{id}/content`): its stored Content-Type and exact
  * length, as an attachment under its name.
  * @throws {StorageNotFoundError} when the bytes are missing (a 500: the row promised them)
  */

@@ -6,7 +6,7 @@ import type { AnnouncedRun, WebhookActivities } from './activityTypes';
  * the workflow's own queue.
  */
 function deliveryActivities(deliveryQueue?: string) {
-  // CONTRACT §6 / spec §6 rule 5: 3 attempts in total, 1 s then 2 s apart, 10 s per attempt.
+  // 3 attempts in total, 1 s then 2 s apart, 10 s per attempt (docs/api/webhooks.md).
   const { deliverWebhook } = proxyActivities<WebhookActivities>({
     taskQueue: deliveryQueue,
     startToCloseTimeout: '10 seconds',
@@ -42,9 +42,19 @@ export async function webhookDeliveryWorkflow({
   return deliveryActivities(deliveryQueue)(deliveryId);
 }
 
+/**
+ * Recording the deliveries is our own bookkeeping, not a receiver's attempt: it retries until the
+ * database is back, however long that takes (no attempt limit), 1 s, 2 s, 4 s … then every 30 s.
+ * Giving up would lose the announcement for every subscriber.
+ */
 const { fanOutWebhooks } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 20 },
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: Infinity,
+  },
 });
 
 /**

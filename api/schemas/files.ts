@@ -1,19 +1,8 @@
 import { z } from 'zod';
-import type { File } from '../../db/entities/File';
-import type { Folder } from '../../db/entities/Folder';
+import { filenameProblem } from '../../domain/files/names';
 import { pageQuery } from '../../domain/pagination';
 
-/**
- * File and folder names: 1..255 characters, no `/` (a name is never a path) and no NUL (PostgreSQL
- * text cannot hold it). Returns the message of the rule broken, or null.
- */
-export function filenameProblem(name: string): string | null {
-  if (name.length < 1 || name.length > 255) return 'Must be 1 to 255 characters';
-  if (name.includes('/') || name.includes('\0')) return 'Must not contain "/" or NUL';
-  return null;
-}
-
-// Files and folders alike.
+// File and folder names alike (domain/files/names.ts).
 const name = z.string().superRefine((value, ctx) => {
   const problem = filenameProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -64,26 +53,3 @@ export const folderOut = z.object({
 
 export const fileListOut = z.object({ files: z.array(fileOut), nextCursor: z.string().nullable() });
 export const folderListOut = z.object({ folders: z.array(folderOut), nextCursor: z.string().nullable() });
-
-/** The CONTRACT §7 file object; storage details (the key) never leave the service. */
-export function serializeFile(file: File): z.infer<typeof fileOut> {
-  return {
-    id: file.id,
-    filename: file.filename,
-    mime: file.mime,
-    size: file.size,
-    sha256: file.sha256,
-    folderId: file.folder?.id ?? null,
-    createdAt: file.createdAt.toISOString(),
-  };
-}
-
-export function serializeFolder(folder: Folder): z.infer<typeof folderOut> {
-  return {
-    id: folder.id,
-    name: folder.name,
-    parentId: folder.parent?.id ?? null,
-    createdAt: folder.createdAt.toISOString(),
-    updatedAt: folder.updatedAt.toISOString(),
-  };
-}

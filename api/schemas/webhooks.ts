@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENTS, type WebhookDelivery, type WebhookSubscription } from '../../db/entities/Webhook';
+import { WEBHOOK_EVENTS } from '../../db/entities/Webhook';
 
 export const createWebhookBody = z.object({
   url: z.string().min(1).max(2048),
@@ -8,11 +8,11 @@ export const createWebhookBody = z.object({
     .min(1)
     .max(WEBHOOK_EVENTS.length * 2)
     .transform((e) => [...new Set(e)]),
-  // CONTRACT §6: 16..256 characters, write-only.
+  // 16..256 characters, write-only: never returned anywhere.
   secret: z.string().min(16).max(256),
 });
 
-/** spec §2.3: exactly these keys, never the secret. */
+/** The subscription object: exactly these keys, never the secret (domain/webhooks/presenters.ts makes it). */
 export const webhookOut = z
   .object({
     id: z.uuid(),
@@ -38,25 +38,3 @@ export const deliveryOut = z.object({
 });
 
 export const deliveryListOut = z.object({ deliveries: z.array(deliveryOut), nextCursor: z.string().nullable() });
-
-export function serializeWebhook(sub: WebhookSubscription): z.infer<typeof webhookOut> {
-  return {
-    id: sub.id,
-    url: sub.url,
-    events: sub.events,
-    status: sub.status,
-    createdAt: sub.createdAt.toISOString(),
-    updatedAt: sub.updatedAt.toISOString(),
-  };
-}
-
-export function serializeDelivery(d: WebhookDelivery): z.infer<typeof deliveryOut> {
-  return {
-    id: d.id,
-    type: d.type,
-    runId: d.runId,
-    status: d.status,
-    attempts: d.attempts,
-    createdAt: d.createdAt.toISOString(),
-  };
-}

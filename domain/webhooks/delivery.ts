@@ -1,89 +1,86 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Orm } from '../../db/orm';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookDelivery, WebhookSubscription, type DeliveryAttempt } from '../../db/entities/Webhook';
 import { NotPublicAddressError, type Resolver } from '../../platform/net/publicAddress';
 import { safeRequest } from '../../platform/net/safeHttp';
 import { SIGNATURE_HEADER, signatureHeader } from './signature';
 
-/** CONTRACT §6: 10 s per attempt; the request gives up a little earlier so the attempt is still recorded. */
+/** 10 s per attempt; the request gives up a little earlier so the attempt is still recorded. */
 export const ATTEMPT_TIMEOUT_MS = 9_000;
-export const DELIVERY_GONE = 'webhook.subscription_gone';
 
-export interface WebhookActivityDeps {
-  orm: Orm;
+export interface DeliveryOptions {
+  /** SVC_ALLOW_PRIVATE_WEBHOOKS: skip the public-address check (local development only). */
   allowPrivate: boolean;
   resolver?: Resolver;
 }
 
-/** The delivery side of webhooks (STYLE: activities from a factory that receives their dependencies). */
-export function createWebhookActivities(deps: WebhookActivityDeps) {
-  const { orm } = deps;
+/**
+ * What one attempt came to. `subscription_gone`: the subscription was deleted or disabled, so no
+ * attempt is made and none should follow; `attempt_failed`: recorded in the log, another may follow.
+ */
+export type AttemptOutcome =
+  { outcome: 'delivered' } | { outcome: 'subscription_gone' } | { outcome: 'attempt_failed'; error: string };
 
-  async function record(
-    deliveryId: string,
-    attempt: DeliveryAttempt,
-    status?: WebhookDelivery['status'],
-  ): Promise<void> {
-    await orm.em
-      .fork()
-      .getConnection()
-      .execute(
-        `update webhook_deliveries set attempts = attempts || ?::jsonb, updated_at = now() ${status ? ', status = ?' : ''} where id = ?`,
-        status ? [JSON.stringify([attempt]), status, deliveryId] : [JSON.stringify([attempt]), deliveryId],
-      );
-  }
-
-  return {
-    /**
-     * One attempt (spec §6 delivery rules). Throws on any non-2xx, any 3xx (never followed), timeout or
-     * connection error so Temporal's retry policy makes the next attempt; the URL is resolved and checked
-     * again first (rule 6), and the connection goes to the checked address.
-     */
-    async deliverWebhook(deliveryId: string): Promise<void> {
-      const em = orm.em.fork();
-      const delivery = await em.findOneOrFail(WebhookDelivery, deliveryId);
-      const sub = await em.findOne(WebhookSubscription, delivery.subscriptionId);
-      // A subscription deleted or disabled mid-retry stops receiving at once.
-      if (!sub || sub.deletedAt || sub.status !== 'active') {
-        throw ApplicationFailure.create({
-          type: DELIVERY_GONE,
-          message: 'subscription deleted or disabled',
-          nonRetryable: true,
-        });
-      }
-      const at = new Date();
-      let statusCode: number | null = null;
-      let error: string | null = null;
-      try {
-        const res = await safeRequest(sub.url, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            'User-Agent': 'svc-webhooks/1',
-            [SIGNATURE_HEADER]: signatureHeader(sub.secret, delivery.body, Math.floor(at.getTime() / 1000)),
-            'X-SVC-Delivery': delivery.id,
-            'X-SVC-Attempt': String(Context.current().info.attempt),
-          },
-          body: delivery.body,
-          timeoutMs: ATTEMPT_TIMEOUT_MS,
-          allowPrivate: deps.allowPrivate,
-          resolver: deps.resolver,
-          maxResponseBytes: 4096,
-        });
-        statusCode = res.status;
-        if (res.status < 200 || res.status >= 300) error = `receiver answered ${res.status}`;
-      } catch (err) {
-        error = err instanceof NotPublicAddressError ? `url not public: ${err.reason}` : (err as Error).message;
-      }
-      await record(deliveryId, { at: at.toISOString(), statusCode, error }, error ? undefined : 'succeeded');
-      if (error) throw ApplicationFailure.create({ type: 'webhook.attempt_failed', message: error });
-    },
-
-    /** Marks a delivery whose attempts are used up (or whose subscription is gone) as failed. */
-    async failDelivery(deliveryId: string): Promise<void> {
-      await orm.em.fork().nativeUpdate(WebhookDelivery, { id: deliveryId, status: 'pending' }, { status: 'failed' });
-    },
-  };
+async function recordAttempt(
+  em: EntityManager,
+  deliveryId: string,
+  attempt: DeliveryAttempt,
+  status?: WebhookDelivery['status'],
+): Promise<void> {
+  await em
+    .getConnection()
+    .execute(
+      `update webhook_deliveries set attempts = attempts || ?::jsonb, updated_at = now() ${status ? ', status = ?' : ''} where id = ?`,
+      status ? [JSON.stringify([attempt]), status, deliveryId] : [JSON.stringify([attempt]), deliveryId],
+    );
 }
 
-export type WebhookActivities = ReturnType<typeof createWebhookActivities>;
+/**
+ * Makes attempt number `attempt` (1-based) of a delivery and records it in the delivery log; a 2xx
+ * marks the delivery `succeeded`. Any other status, any 3xx (redirects are never followed), a timeout
+ * or a connection error is `attempt_failed`. The URL is resolved and checked again before every
+ * attempt and the connection goes to the checked address, so DNS cannot swap in a private one.
+ * Signed over the stored body bytes, identical on every attempt (docs/api/webhooks.md).
+ * @throws only when the database fails (the attempt is then not recorded)
+ */
+export async function attemptDelivery(
+  em: EntityManager,
+  deliveryId: string,
+  attempt: number,
+  opts: DeliveryOptions,
+): Promise<AttemptOutcome> {
+  const delivery = await em.findOneOrFail(WebhookDelivery, deliveryId);
+  const sub = await em.findOne(WebhookSubscription, delivery.subscriptionId);
+  // A subscription deleted or disabled mid-retry stops receiving at once.
+  if (!sub || sub.deletedAt || sub.status !== 'active') return { outcome: 'subscription_gone' };
+  const at = new Date();
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  try {
+    const res = await safeRequest(sub.url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': 'svc-webhooks/1',
+        [SIGNATURE_HEADER]: signatureHeader(sub.secret, delivery.body, Math.floor(at.getTime() / 1000)),
+        'X-SVC-Delivery': delivery.id,
+        'X-SVC-Attempt': String(attempt),
+      },
+      body: delivery.body,
+      timeoutMs: ATTEMPT_TIMEOUT_MS,
+      allowPrivate: opts.allowPrivate,
+      resolver: opts.resolver,
+      maxResponseBytes: 4096,
+    });
+    statusCode = res.status;
+    if (res.status < 200 || res.status >= 300) error = `receiver answered ${res.status}`;
+  } catch (err) {
+    error = err instanceof NotPublicAddressError ? `url not public: ${err.reason}` : (err as Error).message;
+  }
+  await recordAttempt(em, deliveryId, { at: at.toISOString(), statusCode, error }, error ? undefined : 'succeeded');
+  return error ? { outcome: 'attempt_failed', error } : { outcome: 'delivered' };
+}
+
+/** Marks a delivery whose attempts are used up (or whose subscription is gone) as failed; a no-op otherwise. */
+export async function failDelivery(em: EntityManager, deliveryId: string): Promise<void> {
+  await em.nativeUpdate(WebhookDelivery, { id: deliveryId, status: 'pending' }, { status: 'failed' });
+}

@@ -3,11 +3,11 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { findWorkspaceFiles } from '../../api/routes/files';
+import { findWorkspaceFiles } from '../../domain/files/files';
 import { bearer, createKey, signUp } from '../helpers/factories';
 import { startApi, type Harness } from '../helpers/harness';
 
-// CONTRACT §7 (files and folders), §1 (400/404/409/413/415), conventions (keyset pagination).
+// Files and folders (docs/api/files.md), their errors 400/404/409/413/415 (docs/api/errors.md), keyset pagination.
 type Headers = Record<string, string>;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -54,7 +54,7 @@ const CODES: Record<number, string> = {
   415: 'unsupported_media_type',
 };
 
-/** The response is the CONTRACT §1 error of that status. */
+/** The response is the error envelope (docs/api/errors.md) with that status. */
 async function expectError(response: Promise<Response>, status: number) {
   const res = await response;
   expect({ status: res.status, code: (await res.json()).error?.code }).toEqual({ status, code: CODES[status] });

@@ -6,7 +6,7 @@ import { startReceiver, sleep, until } from '../helpers/receiver';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
 
-// spec §6 delivery rules and CONTRACT §6, with real receivers on 127.0.0.1.
+// The delivery rules of docs/api/webhooks.md, with real receivers on 127.0.0.1.
 describe('webhook deliveries', () => {
   let h: Harness;
   let stop: () => Promise<void>;
@@ -72,7 +72,7 @@ describe('webhook deliveries', () => {
       });
       expect(bodies[0].id).not.toBe(bodies[1].id);
       for (const r of all.received) {
-        // an independent verification over the raw bytes, as spec §6 "Receiver verification" says
+        // an independent verification over the raw bytes, as a receiver does it (docs/api/webhooks.md)
         const header = String(r.headers['x-svc-signature']);
         const t = /(?:^|,)t=(\d+)/.exec(header)![1];
         const v1 = /(?:^|,)v1=([0-9a-f]+)/.exec(header)![1];

@@ -4,7 +4,7 @@ import { startReceiver, sleep } from '../helpers/receiver';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
 
-// spec §4.2 rule 2 / §6 rule 6: the address is checked again on every delivery attempt, whatever
+// The address is checked again on every delivery attempt, whatever
 // was true at registration (a DNS answer that changed, a subscription made while the check was off).
 describe('webhook delivery with the public-address guard on', () => {
   let h: Harness;

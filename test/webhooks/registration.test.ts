@@ -1,7 +1,7 @@
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 
-// spec §2.3, §4.2, CONTRACT §6 subscriptions, with the public-address guard ON.
+// Subscriptions (docs/api/webhooks.md), with the public-address guard ON.
 describe('webhook subscriptions', () => {
   let h: Harness;
   let auth: Record<string, string>;
@@ -16,7 +16,7 @@ describe('webhook subscriptions', () => {
   const create = (json: unknown, headers = auth) => h.request('/v1/webhooks', { method: 'POST', headers, json });
   const secret = 'a-very-secret-value-123';
 
-  it('creates, lists and deletes with exactly the contract keys, never the secret', async () => {
+  it('creates, lists and deletes with exactly the documented keys, never the secret', async () => {
     const res = await create({
       url: 'https://8.8.8.8/hook',
       events: ['run.succeeded', 'run.failed', 'run.succeeded'],
@@ -67,7 +67,7 @@ describe('webhook subscriptions', () => {
     expect((await h.request('/v1/webhooks', { headers: other })).status).toBe(403);
   });
 
-  // Every trick of issue #4: numeric forms, embedded IPv4 in IPv6, special ranges, names, userinfo.
+  // Every trick to reach a private address: numeric forms, embedded IPv4 in IPv6, special ranges, names, userinfo.
   const hostile = [
     'http://127.0.0.1/',
     'http://127.1/',

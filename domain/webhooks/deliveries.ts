@@ -1,0 +1,68 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WebhookDelivery } from '../../db/entities/Webhook';
+import type { Config } from '../../platform/config';
+import type { Temporal } from '../../platform/temporal';
+import { errors } from '../errors';
+import { findPage } from '../pagination';
+import { deliveryWorkflowId, webhookTaskQueue } from './dispatch';
+import { serializeDelivery, type DeliveryView } from './presenters';
+import { findSubscription } from './subscriptions';
+
+/**
+ * A subscription's delivery log, newest first, one page.
+ * @throws `not_found` when the subscription is not a live one of the workspace
+ */
+export async function listDeliveries(
+  em: EntityManager,
+  workspaceId: string,
+  subscriptionId: string,
+  page: { limit: number; cursor?: string },
+): Promise<{ items: DeliveryView[]; nextCursor: string | null }> {
+  const sub = await findSubscription(em, workspaceId, subscriptionId);
+  const { items, nextCursor } = await findPage(em, WebhookDelivery, { subscriptionId: sub.id }, page);
+  return { items: items.map(serializeDelivery), nextCursor };
+}
+
+/**
+ * Delivers a failed delivery again: a new round of 3 attempts with the same body and id, as its own
+ * delivery workflow (`webhook-<deliveryId>-<round>`). Returns the delivery as it is once started.
+ * @throws `not_found` for an unknown subscription or delivery; `conflict` when the delivery is not
+ *   `failed`; whatever the Temporal call throws, with the delivery left `failed` so the caller can ask again
+ */
+export async function redeliver(
+  em: EntityManager,
+  deps: { temporal: Temporal; config: Config['temporal'] },
+  workspaceId: string,
+  subscriptionId: string,
+  deliveryId: string,
+): Promise<DeliveryView> {
+  const sub = await findSubscription(em, workspaceId, subscriptionId);
+  // Claim the failed delivery for a new round in one statement: two concurrent redelivers start one.
+  const claimed: Array<{ round: number }> = await em.getConnection().execute(
+    `update webhook_deliveries set status = 'pending', round = round + 1, updated_at = now()
+     where id = ? and subscription_id = ? and status = 'failed' returning round`,
+    [deliveryId, sub.id],
+  );
+  if (claimed.length === 0) {
+    const existing = await em.findOne(WebhookDelivery, { id: deliveryId, subscriptionId: sub.id });
+    if (!existing) throw errors.notFound('Delivery');
+    throw errors.conflict(`Only a failed delivery can be redelivered; this one is ${existing.status}`, {
+      status: existing.status,
+    });
+  }
+  const { temporal, config } = deps;
+  await temporal
+    .call(() =>
+      temporal.client.workflow.start('webhookDeliveryWorkflow', {
+        workflowId: deliveryWorkflowId(deliveryId, claimed[0].round),
+        taskQueue: config.taskQueue,
+        args: [{ deliveryId, deliveryQueue: webhookTaskQueue(config.taskQueue) }],
+      }),
+    )
+    .catch(async (err) => {
+      // Temporal did not take it: the delivery stays failed, so the caller can ask again.
+      await em.nativeUpdate(WebhookDelivery, { id: deliveryId }, { status: 'failed' });
+      throw err;
+    });
+  return serializeDelivery(await em.fork().findOneOrFail(WebhookDelivery, deliveryId));
+}

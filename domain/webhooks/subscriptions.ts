@@ -1,0 +1,79 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WebhookSubscription, type WebhookEvent } from '../../db/entities/Webhook';
+import { NotPublicAddressError, resolvePublicUrl } from '../../platform/net/publicAddress';
+import { ApiError, errors } from '../errors';
+import { findPage } from '../pagination';
+import { serializeWebhook, type WebhookView } from './presenters';
+
+/**
+ * A live (not deleted) subscription of the workspace.
+ * @throws `not_found` when there is none, including one of another workspace
+ */
+export async function findSubscription(
+  em: EntityManager,
+  workspaceId: string,
+  id: string,
+): Promise<WebhookSubscription> {
+  const sub = await em.findOne(WebhookSubscription, { id, workspaceId, deletedAt: null });
+  if (!sub) throw errors.notFound('Webhook');
+  return sub;
+}
+
+/**
+ * The URL must resolve to public addresses only (every resolved address, http(s) only), unless
+ * `allowPrivate` (SVC_ALLOW_PRIVATE_WEBHOOKS, local development). Returns the normalised URL.
+ * @throws 400 `webhook.url_not_public`, naming the reason under `url`
+ */
+async function checkUrl(url: string, allowPrivate: boolean): Promise<string> {
+  try {
+    return (await resolvePublicUrl(url, { allowPrivate })).url.toString();
+  } catch (err) {
+    const reason = err instanceof NotPublicAddressError ? err.reason : 'the host could not be resolved';
+    throw new ApiError('webhook.url_not_public', `The webhook URL is not a public http(s) address: ${reason}`, {
+      issues: [{ path: 'url', message: reason }],
+    });
+  }
+}
+
+export interface NewSubscription {
+  url: string;
+  events: WebhookEvent[];
+  /** Signs the deliveries; write-only, never returned. */
+  secret: string;
+}
+
+/**
+ * Subscribes a public URL to run status events.
+ * @throws 400 `webhook.url_not_public` when the URL is not a public http(s) address
+ */
+export async function createSubscription(
+  em: EntityManager,
+  workspaceId: string,
+  input: NewSubscription,
+  opts: { allowPrivate: boolean },
+): Promise<WebhookView> {
+  const url = await checkUrl(input.url, opts.allowPrivate);
+  const sub = new WebhookSubscription(workspaceId, url, input.events, input.secret);
+  await em.persist(sub).flush();
+  return serializeWebhook(sub);
+}
+
+/** The workspace's live subscriptions, newest first, one page. */
+export async function listSubscriptions(
+  em: EntityManager,
+  workspaceId: string,
+  page: { limit: number; cursor?: string },
+): Promise<{ items: WebhookView[]; nextCursor: string | null }> {
+  const { items, nextCursor } = await findPage(em, WebhookSubscription, { workspaceId, deletedAt: null }, page);
+  return { items: items.map(serializeWebhook), nextCursor };
+}
+
+/**
+ * Removes a subscription; deliveries still retrying stop at their next attempt, which finds it gone.
+ * @throws `not_found`
+ */
+export async function deleteSubscription(em: EntityManager, workspaceId: string, id: string): Promise<void> {
+  const sub = await findSubscription(em, workspaceId, id);
+  sub.deletedAt = new Date();
+  await em.flush();
+}
