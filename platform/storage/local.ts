@@ -5,13 +5,13 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { StorageLimitError, StorageNotFoundError } from './errors';
-import type { PutResult, Storage } from './storage';
+import type { PutResult, Storage } from './types';
 
 // Keys are service-chosen ids; anything else (a separator, `..`, a leading dot) is a programming error.
 const KEY = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 /**
- * `file://` storage (CONTRACT §7): one file per object under `<root>/<first two key chars>/<key>`;
+ * `file://` storage: one file per object under `<root>/<first two key chars>/<key>`;
  * the two-character fan-out keeps directories small. Writes go to a temporary file in the same
  * directory and are renamed into place, so a reader never sees a partial object and a failed
  * upload leaves nothing behind.
@@ -37,7 +37,7 @@ export class LocalStorage implements Storage {
     const meter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         size += chunk.length;
-        // Checked per chunk while streaming, not only from Content-Length (CONTRACT §1 413).
+        // Checked per chunk while streaming, not only from Content-Length (a body over the limit is a 413).
         if (size > opts.maxBytes) return done(new StorageLimitError(opts.maxBytes));
         hash.update(chunk);
         done(null, chunk);
