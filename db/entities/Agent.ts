@@ -24,9 +24,21 @@ export const AgentSchema = new EntitySchema<Agent, BaseEntity>({
   class: Agent,
   extends: 'BaseEntity',
   tableName: 'agents',
-  indexes: [{ properties: ['workspace', 'createdAt'] }],
+  // keyset pagination newest first
+  indexes: [
+    {
+      name: 'agents_workspace_id_created_at_index',
+      expression:
+        'create index "agents_workspace_id_created_at_index" on "agents" ("workspace_id", "created_at" desc, "id" desc)',
+    },
+  ],
   properties: {
-    workspace: { kind: 'm:1', entity: () => Workspace, deleteRule: 'cascade' },
+    workspace: {
+      kind: 'm:1',
+      entity: () => Workspace,
+      deleteRule: 'cascade',
+      foreignKeyName: 'agents_workspace_id_fkey',
+    },
     name: { type: 'string' },
     presetId: { type: 'string' },
     currentVersion: { type: 'integer' },
@@ -54,7 +66,7 @@ export const AgentVersionSchema = new EntitySchema<AgentVersion, BaseEntity>({
   tableName: 'agent_versions',
   uniques: [{ properties: ['agent', 'version'] }],
   properties: {
-    agent: { kind: 'm:1', entity: () => Agent, deleteRule: 'cascade' },
+    agent: { kind: 'm:1', entity: () => Agent, deleteRule: 'cascade', foreignKeyName: 'agent_versions_agent_id_fkey' },
     version: { type: 'integer' },
     instructions: { type: 'text', nullable: true },
     modelId: { type: 'string' },

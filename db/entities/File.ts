@@ -25,11 +25,34 @@ export const FileSchema = new EntitySchema<File, BaseEntity>({
   class: File,
   extends: 'BaseEntity',
   tableName: 'files',
-  indexes: [{ properties: ['workspace', 'createdAt'] }, { properties: ['folder', 'createdAt'] }],
+  // keyset pagination newest first, over the workspace and over one folder
+  indexes: [
+    {
+      name: 'files_workspace_id_created_at_index',
+      expression:
+        'create index "files_workspace_id_created_at_index" on "files" ("workspace_id", "created_at" desc, "id" desc)',
+    },
+    {
+      name: 'files_folder_id_created_at_index',
+      expression:
+        'create index "files_folder_id_created_at_index" on "files" ("folder_id", "created_at" desc, "id" desc)',
+    },
+  ],
   properties: {
-    workspace: { kind: 'm:1', entity: () => Workspace, deleteRule: 'cascade' },
+    workspace: {
+      kind: 'm:1',
+      entity: () => Workspace,
+      deleteRule: 'cascade',
+      foreignKeyName: 'files_workspace_id_fkey',
+    },
     // No cascade: a non-empty folder cannot be deleted (409), so the rows never dangle.
-    folder: { kind: 'm:1', entity: () => Folder, nullable: true },
+    folder: {
+      kind: 'm:1',
+      entity: () => Folder,
+      nullable: true,
+      deleteRule: 'no action',
+      foreignKeyName: 'files_folder_id_fkey',
+    },
     filename: { type: 'string' },
     mime: { type: 'string' },
     size: { type: new BigIntType('number') },

@@ -17,11 +17,34 @@ export const FolderSchema = new EntitySchema<Folder, BaseEntity>({
   class: Folder,
   extends: 'BaseEntity',
   tableName: 'folders',
-  indexes: [{ properties: ['workspace', 'createdAt'] }, { properties: ['parent', 'createdAt'] }],
+  // keyset pagination newest first, over the workspace and over one parent
+  indexes: [
+    {
+      name: 'folders_workspace_id_created_at_index',
+      expression:
+        'create index "folders_workspace_id_created_at_index" on "folders" ("workspace_id", "created_at" desc, "id" desc)',
+    },
+    {
+      name: 'folders_parent_id_created_at_index',
+      expression:
+        'create index "folders_parent_id_created_at_index" on "folders" ("parent_id", "created_at" desc, "id" desc)',
+    },
+  ],
   properties: {
-    workspace: { kind: 'm:1', entity: () => Workspace, deleteRule: 'cascade' },
+    workspace: {
+      kind: 'm:1',
+      entity: () => Workspace,
+      deleteRule: 'cascade',
+      foreignKeyName: 'folders_workspace_id_fkey',
+    },
     // No cascade: a folder is deleted only when empty (CONTRACT §7), and the foreign key keeps it so.
-    parent: { kind: 'm:1', entity: () => Folder, nullable: true },
+    parent: {
+      kind: 'm:1',
+      entity: () => Folder,
+      nullable: true,
+      deleteRule: 'no action',
+      foreignKeyName: 'folders_parent_id_fkey',
+    },
     name: { type: 'string' },
   },
 });
