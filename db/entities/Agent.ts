@@ -6,7 +6,7 @@ import type { AgentSettings } from '../../workflows/agentTurn';
 
 export type { AgentSettings };
 
-/** An agent; its definition lives in immutable numbered versions (CONTRACT §4). */
+/** An agent; its definition lives in immutable numbered versions (docs/api/agents.md). */
 export class Agent extends BaseEntity {
   deletedAt: Date | null = null;
 

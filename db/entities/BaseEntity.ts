@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EntitySchema } from '@mikro-orm/core';
 
-/** Every row has a UUID id and its own timestamps (CONTRACT conventions: ids are UUIDs). */
+/** Every row has a UUID id and its own timestamps. */
 export abstract class BaseEntity {
   id: string = randomUUID();
   createdAt: Date = new Date();

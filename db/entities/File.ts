@@ -4,7 +4,7 @@ import { Folder } from './Folder';
 import { Workspace } from './Workspace';
 
 /**
- * An uploaded file's metadata (CONTRACT §7). The bytes live in the storage named by
+ * An uploaded file's metadata (docs/api/files.md). The bytes live in the storage named by
  * `SVC_STORAGE_URL` under `storageKey`, which the service chooses (the file id) and never exposes.
  */
 export class File extends BaseEntity {

@@ -2,7 +2,7 @@ import { EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
 import { Workspace } from './Workspace';
 
-/** A folder of the file library (CONTRACT §7); `parent` null means the workspace root. */
+/** A folder of the file library (docs/api/files.md); `parent` null means the workspace root. */
 export class Folder extends BaseEntity {
   constructor(
     public workspace: Workspace,
@@ -37,7 +37,7 @@ export const FolderSchema = new EntitySchema<Folder, BaseEntity>({
       deleteRule: 'cascade',
       foreignKeyName: 'folders_workspace_id_fkey',
     },
-    // No cascade: a folder is deleted only when empty (CONTRACT §7), and the foreign key keeps it so.
+    // No cascade: a folder is deleted only when empty (docs/api/files.md), and the foreign key keeps it so.
     parent: {
       kind: 'm:1',
       entity: () => Folder,

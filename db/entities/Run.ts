@@ -4,7 +4,7 @@ import { BaseEntity } from './BaseEntity';
 import { Workspace } from './Workspace';
 
 /**
- * The read model of a run (CONTRACT §5). The workflow `run-<id>` is the source of truth for
+ * The read model of a run (docs/api/runs.md). The workflow `run-<id>` is the source of truth for
  * transitions; its activities write this row. Plain id columns instead of relations keep the hot
  * paths (create, get, list) to single-table statements.
  */
@@ -26,7 +26,7 @@ export class Run extends BaseEntity {
   origin: 'temporal' | 'local' = 'temporal';
   /** The pending action an API request has already answered: a second answer to it is refused (409). */
   answeredActionId: string | null = null;
-  /** Its webhooks are still to be announced: a local run, or one whose workflow never started (api/runRecovery.ts). */
+  /** Its webhooks are still to be announced: a local run, or one whose workflow never started (domain/runs/recovery.ts). */
   announcePending = false;
 
   constructor(

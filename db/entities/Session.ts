@@ -2,7 +2,7 @@ import { EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
 import { User } from './User';
 
-/** A console session. Only the SHA-256 of the cookie token is stored (CONTRACT §2). */
+/** A console session. Only the SHA-256 of the cookie token is stored (docs/api/identity.md). */
 export class Session extends BaseEntity {
   constructor(
     public user: User,

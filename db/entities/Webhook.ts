@@ -2,7 +2,7 @@ import { ArrayType, EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
 import { Workspace } from './Workspace';
 
-/** spec §6 event kinds: the five run statuses that are announced. */
+/** The webhook event kinds: the five run statuses that are announced (docs/api/webhooks.md). */
 export const WEBHOOK_EVENTS = [
   'run.succeeded',
   'run.failed',
@@ -13,7 +13,7 @@ export const WEBHOOK_EVENTS = [
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /**
- * A webhook subscription (spec §2.3, CONTRACT §6). The secret signs deliveries, so it is kept
+ * A webhook subscription (docs/api/webhooks.md). The secret signs deliveries, so it is kept
  * (never hashed), marked hidden and never serialised, returned or logged.
  */
 export class WebhookSubscription extends BaseEntity {
@@ -68,7 +68,7 @@ export interface DeliveryAttempt {
 }
 
 /**
- * One event for one subscription. `id` is the delivery id of the body (spec §2.4), stable across
+ * One event for one subscription. `id` is the delivery id of the body, stable across
  * attempts and redeliveries; `body` holds the exact bytes every attempt sends.
  */
 export class WebhookDelivery extends BaseEntity {

@@ -4,7 +4,7 @@ import { BaseEntity } from './BaseEntity';
 export const PLANS = ['free_trial', 'starter', 'business', 'scale'] as const;
 export type Plan = (typeof PLANS)[number];
 
-/** spec §8: the per-key per-minute request allowance of each plan. */
+/** The per-key per-minute request allowance of each plan (docs/api/limits.md). */
 export const PLAN_ENTITLEMENTS: Record<Plan, { apiRateLimitPerMin: number }> = {
   free_trial: { apiRateLimitPerMin: 30 },
   starter: { apiRateLimitPerMin: 60 },
@@ -12,7 +12,7 @@ export const PLAN_ENTITLEMENTS: Record<Plan, { apiRateLimitPerMin: number }> = {
   scale: { apiRateLimitPerMin: 1200 },
 };
 
-/** The unit every caller is bound to. Money is integer micro-USD (CONTRACT conventions). */
+/** The unit every caller is bound to. Money is integer micro-USD (docs/api/billing.md). */
 export class Workspace extends BaseEntity {
   constructor(
     public name: string,
