@@ -1,5 +1,6 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
+import { keysetIndex } from './keysetIndex';
 import { Workspace } from './Workspace';
 
 import type { AgentSettings } from '../../workflows/agentTurn';
@@ -25,13 +26,7 @@ export const AgentSchema = new EntitySchema<Agent, BaseEntity>({
   extends: 'BaseEntity',
   tableName: 'agents',
   // keyset pagination newest first
-  indexes: [
-    {
-      name: 'agents_workspace_id_created_at_index',
-      expression:
-        'create index "agents_workspace_id_created_at_index" on "agents" ("workspace_id", "created_at" desc, "id" desc)',
-    },
-  ],
+  indexes: [keysetIndex('agents_workspace_id_created_at_index', 'agents', 'workspace_id')],
   properties: {
     workspace: {
       kind: 'm:1',

@@ -1,5 +1,6 @@
 import { BigIntType, EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
+import { keysetIndex } from './keysetIndex';
 import { Folder } from './Folder';
 import { Workspace } from './Workspace';
 
@@ -27,16 +28,8 @@ export const FileSchema = new EntitySchema<File, BaseEntity>({
   tableName: 'files',
   // keyset pagination newest first, over the workspace and over one folder
   indexes: [
-    {
-      name: 'files_workspace_id_created_at_index',
-      expression:
-        'create index "files_workspace_id_created_at_index" on "files" ("workspace_id", "created_at" desc, "id" desc)',
-    },
-    {
-      name: 'files_folder_id_created_at_index',
-      expression:
-        'create index "files_folder_id_created_at_index" on "files" ("folder_id", "created_at" desc, "id" desc)',
-    },
+    keysetIndex('files_workspace_id_created_at_index', 'files', 'workspace_id'),
+    keysetIndex('files_folder_id_created_at_index', 'files', 'folder_id'),
   ],
   properties: {
     workspace: {

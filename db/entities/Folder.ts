@@ -1,5 +1,6 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
+import { keysetIndex } from './keysetIndex';
 import { Workspace } from './Workspace';
 
 /** A folder of the file library (docs/api/files.md); `parent` null means the workspace root. */
@@ -19,16 +20,8 @@ export const FolderSchema = new EntitySchema<Folder, BaseEntity>({
   tableName: 'folders',
   // keyset pagination newest first, over the workspace and over one parent
   indexes: [
-    {
-      name: 'folders_workspace_id_created_at_index',
-      expression:
-        'create index "folders_workspace_id_created_at_index" on "folders" ("workspace_id", "created_at" desc, "id" desc)',
-    },
-    {
-      name: 'folders_parent_id_created_at_index',
-      expression:
-        'create index "folders_parent_id_created_at_index" on "folders" ("parent_id", "created_at" desc, "id" desc)',
-    },
+    keysetIndex('folders_workspace_id_created_at_index', 'folders', 'workspace_id'),
+    keysetIndex('folders_parent_id_created_at_index', 'folders', 'parent_id'),
   ],
   properties: {
     workspace: {

@@ -1,6 +1,7 @@
 import { BigIntType, EntitySchema } from '@mikro-orm/core';
 import type { PendingAction, RunError, RunStatus } from '../../workflows/messages';
 import { BaseEntity } from './BaseEntity';
+import { keysetIndex } from './keysetIndex';
 import { Workspace } from './Workspace';
 
 /**
@@ -46,21 +47,9 @@ export const RunSchema = new EntitySchema<Run, BaseEntity>({
   tableName: 'runs',
   indexes: [
     // Keyset pagination newest first, unfiltered and by the two filters of GET /v1/runs.
-    {
-      name: 'runs_workspace_created_index',
-      expression:
-        'create index "runs_workspace_created_index" on "runs" ("workspace_id", "created_at" desc, "id" desc)',
-    },
-    {
-      name: 'runs_workspace_status_created_index',
-      expression:
-        'create index "runs_workspace_status_created_index" on "runs" ("workspace_id", "status", "created_at" desc, "id" desc)',
-    },
-    {
-      name: 'runs_workspace_agent_created_index',
-      expression:
-        'create index "runs_workspace_agent_created_index" on "runs" ("workspace_id", "agent_id", "created_at" desc, "id" desc)',
-    },
+    keysetIndex('runs_workspace_created_index', 'runs', 'workspace_id'),
+    keysetIndex('runs_workspace_status_created_index', 'runs', 'workspace_id', 'status'),
+    keysetIndex('runs_workspace_agent_created_index', 'runs', 'workspace_id', 'agent_id'),
     // One run per Idempotency-Key within a workspace.
     {
       name: 'runs_workspace_idempotency_key_unique',

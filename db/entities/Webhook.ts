@@ -1,5 +1,6 @@
 import { ArrayType, EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
+import { keysetIndex } from './keysetIndex';
 import { Workspace } from './Workspace';
 
 /** The webhook event kinds: the five run statuses that are announced (docs/api/webhooks.md). */
@@ -96,13 +97,7 @@ export const WebhookDeliverySchema = new EntitySchema<WebhookDelivery, BaseEntit
   tableName: 'webhook_deliveries',
   // One delivery per (subscription, event): a retried fan-out never sends an event twice.
   uniques: [{ name: 'webhook_deliveries_event_unique', properties: ['subscriptionId', 'runId', 'type', 'eventKey'] }],
-  indexes: [
-    {
-      name: 'webhook_deliveries_subscription_created_index',
-      expression:
-        'create index "webhook_deliveries_subscription_created_index" on "webhook_deliveries" ("subscription_id", "created_at" desc, "id" desc)',
-    },
-  ],
+  indexes: [keysetIndex('webhook_deliveries_subscription_created_index', 'webhook_deliveries', 'subscription_id')],
   properties: {
     subscriptionId: {
       kind: 'm:1',
