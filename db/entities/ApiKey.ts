@@ -2,7 +2,7 @@ import { ArrayType, BigIntType, EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
 import { Workspace } from './Workspace';
 
-/** A workspace API key. Only the SHA-256 of the plaintext is stored (docs/api/identity.md). */
+/** A workspace API key. Only the SHA-256 of the plaintext is stored; the plaintext is shown once, at creation. */
 export class ApiKey extends BaseEntity {
   monthlySpendCapMicros: number | null = null;
   revokedAt: Date | null = null;

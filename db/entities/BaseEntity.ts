@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EntitySchema } from '@mikro-orm/core';
 
-/** Every row has a UUID id and its own timestamps. */
+/** Every row has a UUID id and its own timestamps (every id the API shows is a UUID). */
 export abstract class BaseEntity {
   id: string = randomUUID();
   createdAt: Date = new Date();

@@ -3,7 +3,7 @@ import { BaseEntity } from './BaseEntity';
 import { keysetIndex } from './keysetIndex';
 import { Workspace } from './Workspace';
 
-/** A folder of the file library (docs/api/files.md); `parent` null means the workspace root. */
+/** A folder of the file library; `parent` null means the workspace root. */
 export class Folder extends BaseEntity {
   constructor(
     public workspace: Workspace,
@@ -30,7 +30,7 @@ export const FolderSchema = new EntitySchema<Folder, BaseEntity>({
       deleteRule: 'cascade',
       foreignKeyName: 'folders_workspace_id_fkey',
     },
-    // No cascade: a folder is deleted only when empty (docs/api/files.md), and the foreign key keeps it so.
+    // No cascade: a folder is deleted only when empty, and the foreign key keeps it so.
     parent: {
       kind: 'm:1',
       entity: () => Folder,

@@ -5,7 +5,7 @@ import { Workspace } from './Workspace';
 export type LedgerKind = 'grant' | 'charge' | 'adjustment';
 
 /**
- * One movement of a workspace's credit balance: each grant, charge and adjustment is a row (docs/api/billing.md).
+ * One movement of a workspace's credit balance (each grant, charge and adjustment is one row; docs/api/billing.md).
  * Charges are negative. `apiKeyId` ties a charge to the key that created the run, for spend caps.
  */
 export class LedgerEntry extends BaseEntity {

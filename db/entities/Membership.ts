@@ -6,7 +6,7 @@ import { Workspace } from './Workspace';
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** A user's role in one workspace: owner, admin or member (docs/api/identity.md). */
+/** A user's role in one workspace (owner, admin or member; docs/api/identity.md#roles-session-callers). */
 export class Membership extends BaseEntity {
   constructor(
     public user: User,

@@ -2,7 +2,7 @@ import { EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
 import { User } from './User';
 
-/** A console session. Only the SHA-256 of the cookie token is stored (docs/api/identity.md). */
+/** A console session. Only the SHA-256 of the cookie token is stored; the token lasts `SVC_SESSION_DAYS`. */
 export class Session extends BaseEntity {
   constructor(
     public user: User,

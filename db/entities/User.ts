@@ -1,7 +1,7 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
 
-/** A console user. E-mail is stored lowercased; the password only as an argon2id hash (docs/api/identity.md). */
+/** A console user. E-mail is stored lowercased; the password only as an argon2id hash. */
 export class User extends BaseEntity {
   name: string | null;
   emailVerifiedAt: Date | null = null;

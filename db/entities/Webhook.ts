@@ -3,7 +3,7 @@ import { BaseEntity } from './BaseEntity';
 import { keysetIndex } from './keysetIndex';
 import { Workspace } from './Workspace';
 
-/** The webhook event kinds: the five run statuses that are announced (docs/api/webhooks.md). */
+/** Webhook event kinds: the five run statuses that are announced. */
 export const WEBHOOK_EVENTS = [
   'run.succeeded',
   'run.failed',

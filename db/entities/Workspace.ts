@@ -12,7 +12,7 @@ export const PLAN_ENTITLEMENTS: Record<Plan, { apiRateLimitPerMin: number }> = {
   scale: { apiRateLimitPerMin: 1200 },
 };
 
-/** The unit every caller is bound to. Money is integer micro-USD (docs/api/billing.md). */
+/** The unit every caller is bound to. Money is integer micro-USD (shown as USD with 6 decimals). */
 export class Workspace extends BaseEntity {
   constructor(
     public name: string,

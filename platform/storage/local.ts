@@ -37,7 +37,7 @@ export class LocalStorage implements Storage {
     const meter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         size += chunk.length;
-        // Checked per chunk while streaming, not only from Content-Length (a body over the limit is a 413).
+        // Checked per chunk while streaming, not only from Content-Length (over the limit is 413 `payload_too_large`).
         if (size > opts.maxBytes) return done(new StorageLimitError(opts.maxBytes));
         hash.update(chunk);
         done(null, chunk);

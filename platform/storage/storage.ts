@@ -7,7 +7,7 @@ export type { PutResult, Storage } from './types';
 
 /**
  * Builds the storage named by `SVC_STORAGE_URL`: `file:///abs/dir` is a local directory (created on
- * first write). `s3://` object storage is planned but not built yet, so it fails at start-up rather
+ * first write). `s3://` is planned but not built yet, so it fails at start-up rather
  * than at the first upload.
  * @throws {Error} for `s3://` (not built yet) and any other scheme
  */

@@ -7,9 +7,8 @@ export interface PutResult {
 }
 
 /**
- * Where file bytes live (the storage named by `SVC_STORAGE_URL`, see docs/api/files.md). Keys are
- * chosen by the service (the file id), never taken from user input, so an implementation may map
- * them onto paths or object names.
+ * Where file bytes live (`SVC_STORAGE_URL`, docs/api/files.md). Keys are chosen by the service (the file
+ * id), never taken from user input, so an implementation may map them onto paths or object names.
  */
 export interface Storage {
   /**
