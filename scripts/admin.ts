@@ -21,7 +21,7 @@ async function workspace(orm: Orm, id: string): Promise<Workspace> {
   return ws;
 }
 
-/** CONTRACT §9 operator commands. Returns the line to print. */
+/** The operator commands in USAGE (plans, credits, verifying a user, minting an API key). Returns the line to print. */
 export async function runAdmin(orm: Orm, argv: string[]): Promise<string> {
   const [command, ...args] = argv;
   const em = orm.em.fork();
@@ -91,5 +91,9 @@ if (require.main === module) {
     } finally {
       await orm.close(true);
     }
-  })();
+  })().catch((err: unknown) => {
+    // no configuration or no database: nothing was done
+    console.error(`admin failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  });
 }

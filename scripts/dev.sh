@@ -49,27 +49,18 @@ start_app() {
   svc_log "started $name (pid $!): $*"
 }
 
-# A process group still exists while any of its members does.
-group_alive() { kill -0 -- "-$1" 2>/dev/null; }
-
+# Each app gets SVC_APP_STOP_TIMEOUT seconds, all at once, before it is killed.
 stop_apps() {
-  local i pid deadline
+  local i pids=()
   ((${#APP_PIDS[@]} > 0)) || return 0
   for i in "${!APP_PIDS[@]}"; do
-    if group_alive "${APP_PIDS[$i]}"; then
+    if svc_group_alive "${APP_PIDS[$i]}"; then
       svc_log "stopping ${APP_NAMES[$i]}"
-      kill -TERM -- "-${APP_PIDS[$i]}" 2>/dev/null || true
+      svc_stop_group "${APP_PIDS[$i]}" "$SVC_APP_STOP_TIMEOUT" "${APP_NAMES[$i]}" &
+      pids+=($!)
     fi
   done
-  deadline=$((SECONDS + SVC_APP_STOP_TIMEOUT))
-  for i in "${!APP_PIDS[@]}"; do
-    pid="${APP_PIDS[$i]}"
-    while group_alive "$pid" && ((SECONDS < deadline)); do sleep 0.2; done
-    if group_alive "$pid"; then
-      svc_log "${APP_NAMES[$i]} did not stop within ${SVC_APP_STOP_TIMEOUT}s; killing it"
-      kill -KILL -- "-$pid" 2>/dev/null || true
-    fi
-  done
+  ((${#pids[@]} == 0)) || wait "${pids[@]}" || true
   APP_PIDS=()
   APP_NAMES=()
 }

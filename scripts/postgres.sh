@@ -32,7 +32,6 @@ START_TIMEOUT="${SVC_PG_START_TIMEOUT:-60}"
 PGDATA_DIR="$DATA_DIR/pg"
 SOCKET_DIR="$DATA_DIR/pg-socket"
 LOG_FILE="$DATA_DIR/postgres.log"
-LOCK_FILE="$DATA_DIR/.postgres.lock"
 
 [[ "$PORT" =~ ^[0-9]+$ ]] || svc_die "SVC_PG_PORT must be a number, got '$PORT'"
 
@@ -110,7 +109,7 @@ make_owned() {
 # --- state --------------------------------------------------------------------------------------
 
 # postmaster.pid: line 1 = pid, line 4 = port. The cluster runs when that pid is a live postgres.
-running_pid() {
+svc_running_pid() {
   local pid
   [[ -f "$PGDATA_DIR/postmaster.pid" ]] || return 1
   pid="$(sed -n 1p "$PGDATA_DIR/postmaster.pid")"
@@ -207,9 +206,9 @@ create_database() {
 
 # --- commands -----------------------------------------------------------------------------------
 
-cmd_start() {
+svc_start() {
   local pid port
-  if pid="$(running_pid)"; then
+  if pid="$(svc_running_pid)"; then
     port="$(running_port)"
     if [[ "$port" != "$PORT" ]]; then
       svc_die "the cluster in $PGDATA_DIR already runs on port $port, not $PORT: stop it first (scripts/postgres.sh stop) or set SVC_PG_PORT=$port"
@@ -237,60 +236,27 @@ cmd_start() {
   svc_log "ready: postgres://postgres@127.0.0.1:$PORT/$DB"
 }
 
-cmd_stop() {
-  local pid
-  if ! pid="$(running_pid)"; then
-    svc_log "not running ($PGDATA_DIR)"
-    return 0
-  fi
-  svc_log "stopping (pid $pid)"
+svc_stop_server() {
   # fast = roll back open transactions and shut down cleanly, without waiting for clients.
   if ! as_owner "$PG_BIN/pg_ctl" -D "$PGDATA_DIR" -m fast -w -t 30 -s stop; then
     svc_log "fast shutdown timed out; using immediate shutdown"
     as_owner "$PG_BIN/pg_ctl" -D "$PGDATA_DIR" -m immediate -w -t 30 -s stop
   fi
-  svc_log "stopped"
 }
 
-# Exit 0 when running, 3 when not (the convention of pg_ctl status and LSB init scripts).
-cmd_status() {
-  local pid
-  if pid="$(running_pid)"; then
-    echo "postgres: running (pid $pid) on 127.0.0.1:$(running_port), data $PGDATA_DIR"
-  else
-    echo "postgres: not running (data $PGDATA_DIR)"
-    return 3
-  fi
+svc_running_summary() {
+  echo "running (pid $1) on 127.0.0.1:$(running_port), data $PGDATA_DIR"
 }
 
-main() {
-  local cmd="${1:-}"
-  case "$cmd" in
-    start | stop) ;;
-    status)
-      cmd_status
-      return
-      ;;
-    *)
-      echo "usage: $0 start|stop|status" >&2
-      return 2
-      ;;
-  esac
-
+# Before start or stop: the cluster owner, the way down to the data dir, the binaries, the log file.
+svc_prepare() {
   if ((EUID == 0)) && ! id -u "$OS_USER" >/dev/null 2>&1; then
     svc_die "running as root needs an OS user '$OS_USER' to own the cluster (PostgreSQL refuses root): create it (useradd -r $OS_USER) or set SVC_PG_OS_USER"
   fi
-  mkdir -p "$DATA_DIR"
   ensure_owner_can_reach "$DATA_DIR"
   PG_BIN="$(find_pg_bin)"
   # The log is written by the server (as the owner), so the owner must own it.
   [[ -e "$LOG_FILE" ]] || make_owned file "$LOG_FILE" 644
-
-  # One start/stop at a time per data dir: two scripts starting the same cluster at once would
-  # otherwise race on initdb and pg_ctl.
-  exec 8>"$LOCK_FILE"
-  flock -w 120 8 || svc_die "timed out waiting for the lock $LOCK_FILE"
-  "cmd_$cmd"
 }
 
-main "$@"
+svc_service_main postgres "$DATA_DIR" "$@"

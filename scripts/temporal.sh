@@ -30,7 +30,6 @@ NAMESPACE=default
 DB_FILE="$DATA_DIR/temporal.db"
 LOG_FILE="$DATA_DIR/temporal.log"
 PID_FILE="$DATA_DIR/temporal.pid"
-LOCK_FILE="$DATA_DIR/.temporal.lock"
 
 # The custom search attributes the workflows set; all of type Keyword.
 SEARCH_ATTRIBUTES=(SvcWorkspaceId SvcAgentId SvcRunStatus)
@@ -41,7 +40,7 @@ SEARCH_ATTRIBUTES=(SvcWorkspaceId SvcAgentId SvcRunStatus)
 
 # The server runs when the pid file names a live `temporal server start-dev` using our database
 # file (a stale pid file may name an unrelated process after a reboot).
-running_pid() {
+svc_running_pid() {
   local pid
   [[ -f "$PID_FILE" ]] || return 1
   pid="$(cat "$PID_FILE")"
@@ -136,9 +135,11 @@ launch() {
   echo $! >"$PID_FILE"
 }
 
-cmd_start() {
+svc_start() {
   local pid port
-  if pid="$(running_pid)"; then
+  # Resolved (and if need be built) only to start: stopping needs no binary.
+  CLI="$(bash "$SCRIPTS_DIR/temporal-cli.sh")"
+  if pid="$(svc_running_pid)"; then
     port="$(cmdline_flag "$pid" --port)"
     if [[ "$port" != "$PORT" ]]; then
       svc_die "the Temporal server of $DATA_DIR already runs on port $port, not $PORT: stop it first (scripts/temporal.sh stop) or set SVC_TEMPORAL_PORT=$port"
@@ -159,60 +160,14 @@ cmd_start() {
   svc_log "ready: $ADDRESS (namespace $NAMESPACE), UI http://127.0.0.1:$UI_PORT"
 }
 
-cmd_stop() {
-  local pid deadline
-  if ! pid="$(running_pid)"; then
-    rm -f "$PID_FILE"
-    svc_log "not running ($DATA_DIR)"
-    return 0
-  fi
-  svc_log "stopping (pid $pid)"
-  # The server leads its own process group (setsid), so signal the group.
-  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
-  deadline=$((SECONDS + STOP_TIMEOUT))
-  while svc_pid_alive "$pid" && ((SECONDS < deadline)); do sleep 0.2; done
-  if svc_pid_alive "$pid"; then
-    svc_log "still running after ${STOP_TIMEOUT}s; sending SIGKILL"
-    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
-    while svc_pid_alive "$pid"; do sleep 0.1; done
-  fi
+# The server leads its own process group (setsid), so the whole group is signalled.
+svc_stop_server() {
+  svc_stop_group "$1" "$STOP_TIMEOUT" "the Temporal server"
   rm -f "$PID_FILE"
-  svc_log "stopped"
 }
 
-# Exit 0 when running, 3 when not.
-cmd_status() {
-  local pid
-  if pid="$(running_pid)"; then
-    echo "temporal: running (pid $pid) on 127.0.0.1:$(cmdline_flag "$pid" --port), UI http://127.0.0.1:$(cmdline_flag "$pid" --ui-port), data $DATA_DIR"
-  else
-    echo "temporal: not running (data $DATA_DIR)"
-    return 3
-  fi
+svc_running_summary() {
+  echo "running (pid $1) on 127.0.0.1:$(cmdline_flag "$1" --port), UI http://127.0.0.1:$(cmdline_flag "$1" --ui-port), data $DATA_DIR"
 }
 
-main() {
-  local cmd="${1:-}"
-  case "$cmd" in
-    start | stop) ;;
-    status)
-      cmd_status
-      return
-      ;;
-    *)
-      echo "usage: $0 start|stop|status" >&2
-      return 2
-      ;;
-  esac
-  mkdir -p "$DATA_DIR"
-  # One start/stop at a time per data dir.
-  exec 8>"$LOCK_FILE"
-  flock -w 120 8 || svc_die "timed out waiting for the lock $LOCK_FILE"
-  if [[ "$cmd" == start ]]; then
-    # Resolve (and if need be build) the CLI only to start: stopping needs no binary.
-    CLI="$(bash "$SCRIPTS_DIR/temporal-cli.sh")"
-  fi
-  "cmd_$cmd"
-}
-
-main "$@"
+svc_service_main temporal "$DATA_DIR" "$@"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: runs jest against a real PostgreSQL and Temporal of its own (separate data dir and
-# ports from `npm run dev`, so both can run at once), then prints `N passed, N failed`.
+# ports from `npm run dev`, so both can run at once), type-checks and lints, then prints
+# `N passed, N failed`.
 #
 # Extra arguments go to jest:  npm test -- test/api/foo.test.ts -t 'creates'
 #
@@ -51,6 +52,11 @@ svc_log "type-checking (tsc --noEmit)"
 typecheck_rc=0
 npx tsc -p tsconfig.json --noEmit || typecheck_rc=$?
 
+# Floating and misused promises, and the workflow sandbox's import rules (eslint.config.mjs).
+svc_log "linting (eslint)"
+lint_rc=0
+npm run --silent lint || lint_rc=$?
+
 summary_rc=0
 node scripts/jest-summary.js "$RESULTS" || summary_rc=$?
 if ((jest_rc != 0)); then
@@ -58,5 +64,8 @@ if ((jest_rc != 0)); then
 fi
 if ((typecheck_rc != 0)); then
   exit "$typecheck_rc"
+fi
+if ((lint_rc != 0)); then
+  exit "$lint_rc"
 fi
 exit "$summary_rc"

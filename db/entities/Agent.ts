@@ -1,5 +1,6 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
+import { keysetIndex } from './keysetIndex';
 import { Workspace } from './Workspace';
 
 import type { AgentSettings } from '../../workflows/agentTurn';
@@ -24,9 +25,15 @@ export const AgentSchema = new EntitySchema<Agent, BaseEntity>({
   class: Agent,
   extends: 'BaseEntity',
   tableName: 'agents',
-  indexes: [{ properties: ['workspace', 'createdAt'] }],
+  // keyset pagination newest first
+  indexes: [keysetIndex('agents_workspace_id_created_at_index', 'agents', 'workspace_id')],
   properties: {
-    workspace: { kind: 'm:1', entity: () => Workspace, deleteRule: 'cascade' },
+    workspace: {
+      kind: 'm:1',
+      entity: () => Workspace,
+      deleteRule: 'cascade',
+      foreignKeyName: 'agents_workspace_id_fkey',
+    },
     name: { type: 'string' },
     presetId: { type: 'string' },
     currentVersion: { type: 'integer' },
@@ -54,7 +61,7 @@ export const AgentVersionSchema = new EntitySchema<AgentVersion, BaseEntity>({
   tableName: 'agent_versions',
   uniques: [{ properties: ['agent', 'version'] }],
   properties: {
-    agent: { kind: 'm:1', entity: () => Agent, deleteRule: 'cascade' },
+    agent: { kind: 'm:1', entity: () => Agent, deleteRule: 'cascade', foreignKeyName: 'agent_versions_agent_id_fkey' },
     version: { type: 'integer' },
     instructions: { type: 'text', nullable: true },
     modelId: { type: 'string' },

@@ -24,8 +24,14 @@ export const ApiKeySchema = new EntitySchema<ApiKey, BaseEntity>({
   class: ApiKey,
   extends: 'BaseEntity',
   tableName: 'api_keys',
+  indexes: [{ properties: ['workspace', 'createdAt'] }],
   properties: {
-    workspace: { kind: 'm:1', entity: () => Workspace, deleteRule: 'cascade' },
+    workspace: {
+      kind: 'm:1',
+      entity: () => Workspace,
+      deleteRule: 'cascade',
+      foreignKeyName: 'api_keys_workspace_id_fkey',
+    },
     name: { type: 'string' },
     scopes: { type: ArrayType, columnType: 'text[]' },
     keyHash: { type: 'string', unique: true, hidden: true },

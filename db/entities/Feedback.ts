@@ -1,5 +1,6 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
+import { Run } from './Run';
 
 /** A person's rating of a run (`POST /v1/runs/{id}/feedback`, scope `feedback:write`). */
 export class Feedback extends BaseEntity {
@@ -19,7 +20,16 @@ export const FeedbackSchema = new EntitySchema<Feedback, BaseEntity>({
   extends: 'BaseEntity',
   tableName: 'feedback',
   properties: {
-    runId: { type: 'uuid', index: true },
+    runId: {
+      kind: 'm:1',
+      entity: () => Run,
+      mapToPk: true,
+      fieldName: 'run_id',
+      foreignKeyName: 'feedback_run_id_fkey',
+      deleteRule: 'cascade',
+      updateRule: 'no action',
+      index: true,
+    },
     workspaceId: { type: 'uuid' },
     rating: { type: 'integer' },
     correctedOutput: { type: 'json', nullable: true },

@@ -1,5 +1,6 @@
 import { BigIntType, EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
+import { keysetIndex } from './keysetIndex';
 import { Folder } from './Folder';
 import { Workspace } from './Workspace';
 
@@ -25,11 +26,26 @@ export const FileSchema = new EntitySchema<File, BaseEntity>({
   class: File,
   extends: 'BaseEntity',
   tableName: 'files',
-  indexes: [{ properties: ['workspace', 'createdAt'] }, { properties: ['folder', 'createdAt'] }],
+  // keyset pagination newest first, over the workspace and over one folder
+  indexes: [
+    keysetIndex('files_workspace_id_created_at_index', 'files', 'workspace_id'),
+    keysetIndex('files_folder_id_created_at_index', 'files', 'folder_id'),
+  ],
   properties: {
-    workspace: { kind: 'm:1', entity: () => Workspace, deleteRule: 'cascade' },
+    workspace: {
+      kind: 'm:1',
+      entity: () => Workspace,
+      deleteRule: 'cascade',
+      foreignKeyName: 'files_workspace_id_fkey',
+    },
     // No cascade: a non-empty folder cannot be deleted (409), so the rows never dangle.
-    folder: { kind: 'm:1', entity: () => Folder, nullable: true },
+    folder: {
+      kind: 'm:1',
+      entity: () => Folder,
+      nullable: true,
+      deleteRule: 'no action',
+      foreignKeyName: 'files_folder_id_fkey',
+    },
     filename: { type: 'string' },
     mime: { type: 'string' },
     size: { type: new BigIntType('number') },

@@ -28,7 +28,12 @@ export const LedgerEntrySchema = new EntitySchema<LedgerEntry, BaseEntity>({
   tableName: 'ledger_entries',
   indexes: [{ properties: ['apiKeyId', 'createdAt'] }, { properties: ['workspace', 'createdAt'] }],
   properties: {
-    workspace: { kind: 'm:1', entity: () => Workspace, deleteRule: 'cascade' },
+    workspace: {
+      kind: 'm:1',
+      entity: () => Workspace,
+      deleteRule: 'cascade',
+      foreignKeyName: 'ledger_entries_workspace_id_fkey',
+    },
     kind: { type: 'string' },
     amountMicros: { type: new BigIntType('number') },
     description: { type: 'string' },

@@ -23,8 +23,14 @@ export const MembershipSchema = new EntitySchema<Membership, BaseEntity>({
   tableName: 'memberships',
   uniques: [{ properties: ['user', 'workspace'] }],
   properties: {
-    user: { kind: 'm:1', entity: () => User, deleteRule: 'cascade' },
-    workspace: { kind: 'm:1', entity: () => Workspace, deleteRule: 'cascade' },
+    user: { kind: 'm:1', entity: () => User, deleteRule: 'cascade', foreignKeyName: 'memberships_user_id_fkey' },
+    workspace: {
+      kind: 'm:1',
+      entity: () => Workspace,
+      deleteRule: 'cascade',
+      foreignKeyName: 'memberships_workspace_id_fkey',
+      index: true,
+    },
     role: { type: 'string' },
   },
 });

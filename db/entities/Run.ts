@@ -1,6 +1,8 @@
 import { BigIntType, EntitySchema } from '@mikro-orm/core';
 import type { PendingAction, RunError, RunStatus } from '../../workflows/messages';
 import { BaseEntity } from './BaseEntity';
+import { keysetIndex } from './keysetIndex';
+import { Workspace } from './Workspace';
 
 /**
  * The read model of a run (docs/api/runs.md). The workflow `run-<id>` is the source of truth for
@@ -25,7 +27,7 @@ export class Run extends BaseEntity {
   origin: 'temporal' | 'local' = 'temporal';
   /** The pending action an API request has already answered: a second answer to it is refused (409). */
   answeredActionId: string | null = null;
-  /** Its webhooks are still to be announced: a local run, or one whose workflow never started (api/runRecovery.ts). */
+  /** Its webhooks are still to be announced: a local run, or one whose workflow never started (domain/runs/recovery.ts). */
   announcePending = false;
 
   constructor(
@@ -43,11 +45,46 @@ export const RunSchema = new EntitySchema<Run, BaseEntity>({
   class: Run,
   extends: 'BaseEntity',
   tableName: 'runs',
+  indexes: [
+    // Keyset pagination newest first, unfiltered and by the two filters of GET /v1/runs.
+    keysetIndex('runs_workspace_created_index', 'runs', 'workspace_id'),
+    keysetIndex('runs_workspace_status_created_index', 'runs', 'workspace_id', 'status'),
+    keysetIndex('runs_workspace_agent_created_index', 'runs', 'workspace_id', 'agent_id'),
+    // One run per Idempotency-Key within a workspace.
+    {
+      name: 'runs_workspace_idempotency_key_unique',
+      expression:
+        'create unique index "runs_workspace_idempotency_key_unique" on "runs" ("workspace_id", "idempotency_key") where "idempotency_key" is not null',
+    },
+    // The unverified-account limit counts a user's runs.
+    {
+      name: 'runs_user_id_index',
+      expression: 'create index "runs_user_id_index" on "runs" ("user_id") where "user_id" is not null',
+    },
+    // The sweeps: runs left queued, and runs whose webhooks are still to be announced.
+    {
+      name: 'runs_queued_created_index',
+      expression: `create index "runs_queued_created_index" on "runs" ("created_at") where "status" = 'queued'`,
+    },
+    {
+      name: 'runs_announce_pending_index',
+      expression: 'create index "runs_announce_pending_index" on "runs" ("created_at") where "announce_pending"',
+    },
+  ],
   properties: {
-    workspaceId: { type: 'uuid' },
+    workspaceId: {
+      kind: 'm:1',
+      entity: () => Workspace,
+      mapToPk: true,
+      fieldName: 'workspace_id',
+      foreignKeyName: 'runs_workspace_id_fkey',
+      deleteRule: 'cascade',
+      updateRule: 'cascade',
+    },
     agentId: { type: 'uuid' },
     agentVersion: { type: 'integer' },
-    status: { type: 'string' },
+    // the class starts every run `queued`; the column itself has no default
+    status: { type: 'string', length: 32, default: null },
     input: { type: 'json' },
     output: { type: 'json', nullable: true },
     error: { type: 'json', nullable: true },
@@ -61,9 +98,9 @@ export const RunSchema = new EntitySchema<Run, BaseEntity>({
     apiKeyId: { type: 'uuid', nullable: true },
     userId: { type: 'uuid', nullable: true },
     idempotencyKey: { type: 'string', nullable: true },
-    requestHash: { type: 'string', nullable: true },
-    origin: { type: 'string' },
-    answeredActionId: { type: 'string', nullable: true },
+    requestHash: { type: 'string', length: 64, nullable: true },
+    origin: { type: 'string', length: 16 },
+    answeredActionId: { type: 'string', length: 64, nullable: true },
     announcePending: { type: 'boolean' },
   },
 });

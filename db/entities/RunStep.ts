@@ -1,5 +1,6 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
+import { Run } from './Run';
 
 import type { StepStatus, StepType } from '../../workflows/agentTurn';
 
@@ -27,10 +28,18 @@ export const RunStepSchema = new EntitySchema<RunStep, BaseEntity>({
   tableName: 'run_steps',
   uniques: [{ properties: ['runId', 'index'] }],
   properties: {
-    runId: { type: 'uuid' },
+    runId: {
+      kind: 'm:1',
+      entity: () => Run,
+      mapToPk: true,
+      fieldName: 'run_id',
+      foreignKeyName: 'run_steps_run_id_fkey',
+      deleteRule: 'cascade',
+      updateRule: 'no action',
+    },
     index: { type: 'integer' },
-    type: { type: 'string' },
-    status: { type: 'string' },
+    type: { type: 'string', length: 32 },
+    status: { type: 'string', length: 32 },
     detail: { type: 'json' },
     startedAt: { type: 'Date', columnType: 'timestamptz' },
     completedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },

@@ -18,7 +18,13 @@ export const SessionSchema = new EntitySchema<Session, BaseEntity>({
   extends: 'BaseEntity',
   tableName: 'sessions',
   properties: {
-    user: { kind: 'm:1', entity: () => User, deleteRule: 'cascade' },
+    user: {
+      kind: 'm:1',
+      entity: () => User,
+      deleteRule: 'cascade',
+      foreignKeyName: 'sessions_user_id_fkey',
+      index: true,
+    },
     tokenHash: { type: 'string', unique: true, hidden: true },
     expiresAt: { type: 'Date', columnType: 'timestamptz' },
   },

@@ -1,5 +1,7 @@
 import { ArrayType, EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
+import { keysetIndex } from './keysetIndex';
+import { Workspace } from './Workspace';
 
 /** Webhook event kinds: the five run statuses that are announced. */
 export const WEBHOOK_EVENTS = [
@@ -33,12 +35,29 @@ export const WebhookSubscriptionSchema = new EntitySchema<WebhookSubscription, B
   class: WebhookSubscription,
   extends: 'BaseEntity',
   tableName: 'webhook_subscriptions',
+  // Fan-out reads the live subscriptions of a workspace on every announced status change.
+  indexes: [
+    {
+      name: 'webhook_subscriptions_live_index',
+      expression:
+        'create index "webhook_subscriptions_live_index" on "webhook_subscriptions" ("workspace_id") where "deleted_at" is null',
+    },
+  ],
   properties: {
-    workspaceId: { type: 'uuid' },
+    workspaceId: {
+      kind: 'm:1',
+      entity: () => Workspace,
+      mapToPk: true,
+      fieldName: 'workspace_id',
+      foreignKeyName: 'webhook_subscriptions_workspace_id_fkey',
+      deleteRule: 'cascade',
+      updateRule: 'cascade',
+    },
     url: { type: 'text' },
     events: { type: ArrayType, columnType: 'text[]' },
     secret: { type: 'text', hidden: true, lazy: false },
-    status: { type: 'string' },
+    // the class starts every subscription `active`; the column itself has no default
+    status: { type: 'string', length: 16, default: null },
     deletedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },
 });
@@ -76,15 +95,27 @@ export const WebhookDeliverySchema = new EntitySchema<WebhookDelivery, BaseEntit
   class: WebhookDelivery,
   extends: 'BaseEntity',
   tableName: 'webhook_deliveries',
+  // One delivery per (subscription, event): a retried fan-out never sends an event twice.
+  uniques: [{ name: 'webhook_deliveries_event_unique', properties: ['subscriptionId', 'runId', 'type', 'eventKey'] }],
+  indexes: [keysetIndex('webhook_deliveries_subscription_created_index', 'webhook_deliveries', 'subscription_id')],
   properties: {
-    subscriptionId: { type: 'uuid' },
+    subscriptionId: {
+      kind: 'm:1',
+      entity: () => WebhookSubscription,
+      mapToPk: true,
+      fieldName: 'subscription_id',
+      foreignKeyName: 'webhook_deliveries_subscription_id_fkey',
+      deleteRule: 'cascade',
+      updateRule: 'no action',
+    },
     workspaceId: { type: 'uuid' },
     runId: { type: 'uuid' },
-    type: { type: 'string' },
-    eventKey: { type: 'string' },
+    type: { type: 'string', length: 32 },
+    eventKey: { type: 'string', length: 64 },
     body: { type: 'text' },
-    status: { type: 'string' },
-    attempts: { type: 'json' },
+    // the class starts every delivery `pending`; the column itself has no default
+    status: { type: 'string', length: 16, default: null },
+    attempts: { type: 'json', default: [] },
     round: { type: 'integer' },
   },
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { StorageLimitError, StorageNotFoundError } from './errors';
-import type { PutResult, Storage } from './storage';
+import type { PutResult, Storage } from './types';
 
 // Keys are service-chosen ids; anything else (a separator, `..`, a leading dot) is a programming error.
 const KEY = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;

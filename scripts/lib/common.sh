@@ -59,3 +59,69 @@ svc_log_tail() {
     tail -n "$lines" "$file" | sed 's/^/  | /' >&2
   fi
 }
+
+# Is the process group led by $1 (a process started with setsid) still there, or at least its leader?
+svc_group_alive() {
+  kill -0 -- "-$1" 2>/dev/null || svc_pid_alive "$1"
+}
+
+# Stops the process group led by $1: SIGTERM, up to $2 seconds for it to exit, then SIGKILL. $3 names
+# it in the log. Returns once the group is gone (or, after SIGKILL, 5 s at the most).
+svc_stop_group() {
+  local pid="$1" timeout="$2" what="${3:-pid $1}" deadline
+  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+  deadline=$((SECONDS + timeout))
+  while svc_group_alive "$pid" && ((SECONDS < deadline)); do sleep 0.2; done
+  if svc_group_alive "$pid"; then
+    svc_log "$what did not stop within ${timeout}s; sending SIGKILL"
+    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+    deadline=$((SECONDS + 5))
+    while svc_group_alive "$pid" && ((SECONDS < deadline)); do sleep 0.1; done
+  fi
+}
+
+# The command line of a service script (scripts/postgres.sh, scripts/temporal.sh):
+#   svc_service_main NAME DATA_DIR start|stop|status
+# runs the command against the server kept in DATA_DIR. The script defines:
+#   svc_running_pid        prints its server's pid; fails when that server does not run
+#   svc_running_summary P  what `status` says after "NAME: " about the running server P; it must keep
+#                          "on 127.0.0.1:PORT" (and "UI http://127.0.0.1:PORT") for scripts/services.sh
+#   svc_start              starts the server, or reuses the one running
+#   svc_stop_server P      stops the running server P
+#   svc_prepare CMD        (optional) checks and set-up for start or stop, before the lock is taken
+# `status` exits 0 when the server runs and 3 when not (the convention of pg_ctl status and LSB init
+# scripts); start and stop run one at a time per data dir, under a lock in it, since two of them at
+# once would race on the server's files.
+svc_service_main() {
+  local name="$1" data_dir="$2" cmd="${3:-}" pid
+  case "$cmd" in
+    start | stop) ;;
+    status)
+      if pid="$(svc_running_pid)"; then
+        echo "$name: $(svc_running_summary "$pid")"
+        return 0
+      fi
+      echo "$name: not running (data $data_dir)"
+      return 3
+      ;;
+    *)
+      echo "usage: $0 start|stop|status" >&2
+      return 2
+      ;;
+  esac
+  mkdir -p "$data_dir"
+  if declare -F svc_prepare >/dev/null; then svc_prepare "$cmd"; fi
+  # fd 8 holds the lock; the scripts close it for the servers they launch (8>&-), or a server would
+  # hold the lock for as long as it runs.
+  exec 8>"$data_dir/.$name.lock"
+  flock -w 120 8 || svc_die "timed out waiting for the lock $data_dir/.$name.lock"
+  if [[ "$cmd" == start ]]; then
+    svc_start
+  elif ! pid="$(svc_running_pid)"; then
+    svc_log "not running ($data_dir)"
+  else
+    svc_log "stopping (pid $pid)"
+    svc_stop_server "$pid"
+    svc_log "stopped"
+  fi
+}

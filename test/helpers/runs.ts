@@ -1,23 +1,28 @@
 import type { Harness } from './harness';
 
-/** Polls `GET /v1/runs/{id}` until the run reaches `status` (or any of them), failing after `timeoutMs`. */
+/**
+ * Polls `GET /v1/runs/{id}` until the run reaches `until` (a status, any of several, or a predicate
+ * over the run's JSON) and returns that JSON; fails after `timeoutMs` with the last state seen.
+ */
 export async function waitForStatus(
   h: Harness,
   headers: Record<string, string>,
   runId: string,
-  status: string | string[],
+  until: string | string[] | ((run: any) => boolean),
   timeoutMs = 30_000,
 ): Promise<any> {
-  const wanted = Array.isArray(status) ? status : [status];
+  const matches =
+    typeof until === 'function' ? until : (run: any) => ([] as string[]).concat(until).includes(run.status);
+  const wanted = typeof until === 'function' ? 'the expected state' : ([] as string[]).concat(until).join('|');
   const deadline = Date.now() + timeoutMs;
   let last: any;
   while (Date.now() < deadline) {
     const res = await h.request(`/v1/runs/${runId}`, { headers });
     last = await res.json();
-    if (wanted.includes(last.status)) return last;
+    if (matches(last)) return last;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`run ${runId} did not reach ${wanted.join('|')}; last seen ${JSON.stringify(last)}`);
+  throw new Error(`run ${runId} did not reach ${wanted}; last seen ${JSON.stringify(last)}`);
 }
 
 export async function createAgent(
@@ -40,20 +45,5 @@ export async function createRun(
   return res.json();
 }
 
-/** Polls the run until `predicate` holds. */
-export async function waitForRun(
-  h: Harness,
-  headers: Record<string, string>,
-  runId: string,
-  predicate: (run: any) => boolean,
-  timeoutMs = 30_000,
-): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  let last: any;
-  while (Date.now() < deadline) {
-    last = await (await h.request(`/v1/runs/${runId}`, { headers })).json();
-    if (predicate(last)) return last;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`run ${runId} never matched; last seen ${JSON.stringify(last)}`);
-}
+/** waitForStatus under its former name, while callers still import it (test/replay/record.ts). */
+export const waitForRun = waitForStatus;

@@ -1,9 +1,9 @@
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
-import { createAgent, createRun, waitForRun, waitForStatus } from '../helpers/runs';
+import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack, startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
 
-// CONTRACT §5 over HTTP against real Temporal and PostgreSQL: every status, every gate, every 409.
+// Runs over HTTP against real Temporal and PostgreSQL (docs/api/runs.md): every status, every gate, every 409.
 describe('run lifecycle', () => {
   let h: Harness;
   let worker: RunningWorker;
@@ -108,7 +108,7 @@ describe('run lifecycle', () => {
     const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ ask: 'one?' }, { ask: 'two?' }] } });
     await waitForStatus(h, auth, run.id, 'needs_input');
     await post(`/v1/runs/${run.id}/input`, { answer: 1 });
-    await waitForRun(h, auth, run.id, (r) => r.status === 'needs_input' && r.pendingAction.question === 'two?');
+    await waitForStatus(h, auth, run.id, (r) => r.status === 'needs_input' && r.pendingAction.question === 'two?');
     await post(`/v1/runs/${run.id}/input`, { answer: { n: 2 } });
     const done = await waitForStatus(h, auth, run.id, 'succeeded');
     expect(done.output).toEqual({ answers: [1, { n: 2 }] });

@@ -1,0 +1,98 @@
+/**
+ * The layer rules of docs/architecture.md, checked over the import graph of every `.ts` file:
+ * api/ and activities/ → domain/ → db/ → platform/, workflows/ only itself and the Temporal SDK,
+ * nothing imports api/ or worker/ but the benchmark and the tests, and no file imports itself back
+ * through a circle. A failure lists the offending edges as `importer -> imported`.
+ */
+import { type Edge, findCycles, importEdges, layerOf, sourceFiles } from './importGraph';
+
+const SOURCE_DIRS = ['api', 'activities', 'domain', 'db', 'platform', 'workflows', 'worker', 'scripts'];
+const ALL_DIRS = [...SOURCE_DIRS, 'bench', 'test'];
+
+/** The run vocabulary in workflows/ that every layer may import. */
+const WORKFLOW_VOCABULARY = new Set([
+  'workflows/messages.ts',
+  'workflows/agentTurn.ts',
+  'workflows/activityTypes.ts',
+  'workflows/failures.ts',
+]);
+
+/** The only packages workflow code may import: the sandbox replaces everything else. */
+const WORKFLOW_PACKAGES = ['@temporalio/workflow', '@temporalio/common'];
+
+/**
+ * Edges that break a rule today and are on their way out (the Temporal parts of run execution and
+ * webhook delivery move from domain/ to activities/). Delete an entry when its edge is gone; add none.
+ */
+const PENDING = new Set([
+  'domain/runs/execution.ts -> @temporalio/activity',
+  'domain/webhooks/delivery.ts -> @temporalio/activity',
+]);
+
+const edges = importEdges(sourceFiles(ALL_DIRS));
+
+function offending(rule: (e: Edge) => boolean): string[] {
+  return edges
+    .filter(rule)
+    .map((e) => `${e.from} -> ${e.to}`)
+    .filter((edge) => !PENDING.has(edge));
+}
+
+const local = (e: Edge) => e.local;
+const inLayer =
+  (...layers: string[]) =>
+  (file: string) =>
+    layers.includes(layerOf(file));
+
+describe('import rules', () => {
+  it('sees the whole tree', () => {
+    expect(edges.filter(local).length).toBeGreaterThan(100);
+  });
+
+  it('nothing outside api/ imports api/ (bench/ and test/ aside)', () => {
+    const exempt = inLayer('api', 'bench', 'test');
+    expect(offending((e) => local(e) && !exempt(e.from) && layerOf(e.to) === 'api')).toEqual([]);
+  });
+
+  it('nothing outside worker/ imports worker/ (bench/ and test/ aside)', () => {
+    const exempt = inLayer('worker', 'bench', 'test');
+    expect(offending((e) => local(e) && !exempt(e.from) && layerOf(e.to) === 'worker')).toEqual([]);
+  });
+
+  it('workflows/ imports only itself, @temporalio/workflow and @temporalio/common (type-only imports too)', () => {
+    const allowedPackage = (spec: string) => WORKFLOW_PACKAGES.some((p) => spec === p || spec.startsWith(`${p}/`));
+    expect(
+      offending(
+        (e) => layerOf(e.from) === 'workflows' && (e.local ? layerOf(e.to) !== 'workflows' : !allowedPackage(e.to)),
+      ),
+    ).toEqual([]);
+  });
+
+  it('domain/ imports neither api/ nor activities/, nor @temporalio/activity', () => {
+    expect(
+      offending(
+        (e) =>
+          layerOf(e.from) === 'domain' &&
+          (e.local ? inLayer('api', 'activities')(e.to) : e.to === '@temporalio/activity'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('db/ imports only db/, platform/ and the workflow vocabulary', () => {
+    expect(
+      offending(
+        (e) =>
+          local(e) && layerOf(e.from) === 'db' && !inLayer('db', 'platform')(e.to) && !WORKFLOW_VOCABULARY.has(e.to),
+      ),
+    ).toEqual([]);
+  });
+
+  it('platform/ imports only platform/', () => {
+    expect(offending((e) => local(e) && layerOf(e.from) === 'platform' && layerOf(e.to) !== 'platform')).toEqual([]);
+  });
+
+  it('no import cycles among source files', () => {
+    const files = new Set(edges.map((e) => e.from).filter(inLayer(...SOURCE_DIRS)));
+    expect(findCycles(edges, files).map((cycle) => cycle.join(' -> '))).toEqual([]);
+  });
+});
