@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'api shutting down');
     recovery.stop();
     server.close(() => {
-      Promise.allSettled([closeApp(), orm.close(), temporal.close()]).finally(() => process.exit(0));
+      void Promise.allSettled([closeApp(), orm.close(), temporal.close()]).finally(() => process.exit(0));
     });
     setTimeout(() => process.exit(0), 10_000).unref();
   };
