@@ -21,7 +21,7 @@ async function workspace(orm: Orm, id: string): Promise<Workspace> {
   return ws;
 }
 
-/** CONTRACT §9 operator commands. Returns the line to print. */
+/** The operator commands listed in USAGE. Returns the line to print; throws UsageError for a bad command line. */
 export async function runAdmin(orm: Orm, argv: string[]): Promise<string> {
   const [command, ...args] = argv;
   const em = orm.em.fork();
