@@ -115,3 +115,13 @@ export async function verifyEmail(em: EntityManager, token: string): Promise<{ u
   await em.flush();
   return { user: presentUser(user) };
 }
+
+/** Marks a user's address as verified without a token (operator CLI). Returns false for an unknown e-mail. */
+export async function markEmailVerified(em: EntityManager, email: string): Promise<boolean> {
+  const updated = await em.nativeUpdate(
+    User,
+    { email: email.toLowerCase() },
+    { emailVerifiedAt: new Date(), emailVerifyTokenHash: null },
+  );
+  return updated > 0;
+}

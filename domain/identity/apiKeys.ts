@@ -35,13 +35,29 @@ export async function createApiKey(
     const missing = input.scopes.filter((s) => !identity.scopes.includes(s));
     if (missing.length) throw errors.forbidden(`A key cannot grant scopes it does not hold: ${missing.join(', ')}`);
   }
-  const plaintext = newApiKeyPlaintext();
-  const workspace = em.getReference(Workspace, identity.workspaceId);
-  const key = new ApiKey(workspace, input.name, input.scopes, sha256Hex(plaintext), plaintext.slice(0, 12));
-  key.monthlySpendCapMicros = input.monthlySpendCapUsd == null ? null : usdToMicros(input.monthlySpendCapUsd);
-  await em.persist(key).flush();
+  const capMicros = input.monthlySpendCapUsd == null ? null : usdToMicros(input.monthlySpendCapUsd);
+  const { key, plaintext } = await issueApiKey(em, identity.workspaceId, input.name, input.scopes, capMicros);
   const { spentThisMonthUsd: _s, lastUsedAt: _l, ...rest } = presentApiKey(key, 0);
   return { ...rest, key: plaintext };
+}
+
+/**
+ * Mints and stores a key for a workspace, with no check of who asks (the API checks the caller first;
+ * the operator CLI is trusted). Only the SHA-256 of the plaintext and its first 12 characters are kept.
+ */
+export async function issueApiKey(
+  em: EntityManager,
+  workspaceId: string,
+  name: string,
+  scopes: Scope[],
+  monthlySpendCapMicros: number | null = null,
+): Promise<{ key: ApiKey; plaintext: string }> {
+  const plaintext = newApiKeyPlaintext();
+  const workspace = em.getReference(Workspace, workspaceId);
+  const key = new ApiKey(workspace, name, [...new Set(scopes)], sha256Hex(plaintext), plaintext.slice(0, 12));
+  key.monthlySpendCapMicros = monthlySpendCapMicros;
+  await em.persist(key).flush();
+  return { key, plaintext };
 }
 
 /** One page of the workspace's active keys, newest first, each with what it spent this calendar month (UTC). */
