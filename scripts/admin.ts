@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../platform/config';
+import { markEmailVerified } from '../domain/identity/accounts';
+import { issueApiKey } from '../domain/identity/apiKeys';
 import { isScope } from '../domain/identity/scopes';
-import { newApiKeyPlaintext, sha256Hex } from '../domain/identity/secrets';
 import { usdToMicros } from '../domain/billing/money';
 import { LockMode } from '@mikro-orm/core';
-import { ApiKey, LedgerEntry, PLANS, User, Workspace, type Plan } from '../db/entities';
+import { LedgerEntry, PLANS, Workspace, type Plan } from '../db/entities';
 import { initOrm, type Orm } from '../db/orm';
 
 const USAGE = `usage: npm run admin -- <command>
@@ -21,7 +22,7 @@ async function workspace(orm: Orm, id: string): Promise<Workspace> {
   return ws;
 }
 
-/** The operator commands in USAGE (plans, credits, verifying a user, minting an API key). Returns the line to print. */
+/** The operator commands listed in USAGE. Returns the line to print; throws UsageError for a bad command line. */
 export async function runAdmin(orm: Orm, argv: string[]): Promise<string> {
   const [command, ...args] = argv;
   const em = orm.em.fork();
@@ -51,12 +52,7 @@ export async function runAdmin(orm: Orm, argv: string[]): Promise<string> {
     case 'user:verify': {
       const [email] = args;
       if (!email) throw new UsageError('email required');
-      const updated = await em.nativeUpdate(
-        User,
-        { email: email.toLowerCase() },
-        { emailVerifiedAt: new Date(), emailVerifyTokenHash: null },
-      );
-      if (!updated) throw new UsageError(`no user ${email}`);
+      if (!(await markEmailVerified(em, email))) throw new UsageError(`no user ${email}`);
       return `user ${email.toLowerCase()} verified`;
     }
     case 'keys:create': {
@@ -66,11 +62,7 @@ export async function runAdmin(orm: Orm, argv: string[]): Promise<string> {
       const bad = scopes.filter((s) => !isScope(s));
       if (bad.length) throw new UsageError(`unknown scope(s): ${bad.join(', ')} (no wildcards)`);
       const ws = await workspace(orm, id);
-      const plaintext = newApiKeyPlaintext();
-      await em
-        .persist(new ApiKey(ws, name, [...new Set(scopes)], sha256Hex(plaintext), plaintext.slice(0, 12)))
-        .flush();
-      return plaintext;
+      return (await issueApiKey(em, ws.id, name, scopes.filter(isScope))).plaintext;
     }
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'no command');

@@ -1,10 +1,9 @@
 import { z } from 'zod';
+import { listModels, listPresets, listTools } from '../../domain/catalog/catalog';
 import type { ModelRegistry } from '../../domain/models/registry';
-import { TOOL_SPECS } from '../../domain/tools/registry';
-import { PRESETS } from '../../domain/agents/presets';
 import { defineRoute, type RouteDef } from './route';
 
-/** CONTRACT §4: the built-in catalogues of presets, models and tools (scope `agents:read`). */
+/** The built-in catalogues of presets, models and tools (docs/api/agents.md), scope `agents:read`. */
 export function catalogRoutes(deps: { models: ModelRegistry }): RouteDef[] {
   const access = { auth: 'any', scope: 'agents:read' } as const;
   return [
@@ -18,7 +17,7 @@ export function catalogRoutes(deps: { models: ModelRegistry }): RouteDef[] {
         200: { description: 'Presets', schema: z.object({ presets: z.array(z.record(z.string(), z.unknown())) }) },
       },
       async handler(ctx) {
-        ctx.body = { presets: PRESETS };
+        ctx.body = listPresets();
       },
     }),
     defineRoute({
@@ -42,7 +41,7 @@ export function catalogRoutes(deps: { models: ModelRegistry }): RouteDef[] {
         },
       },
       async handler(ctx) {
-        ctx.body = { models: deps.models.list() };
+        ctx.body = listModels(deps.models);
       },
     }),
     defineRoute({
@@ -55,7 +54,7 @@ export function catalogRoutes(deps: { models: ModelRegistry }): RouteDef[] {
         200: { description: 'Tools', schema: z.object({ tools: z.array(z.record(z.string(), z.unknown())) }) },
       },
       async handler(ctx) {
-        ctx.body = { tools: TOOL_SPECS };
+        ctx.body = listTools();
       },
     }),
   ];

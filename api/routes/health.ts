@@ -17,7 +17,7 @@ async function check(probe: () => Promise<unknown>): Promise<string> {
   }
 }
 
-/** CONTRACT §9: /healthz says the process is up, /readyz that PostgreSQL and Temporal answer. */
+/** Operations: /healthz says the process is up, /readyz that PostgreSQL and Temporal answer. */
 export function healthRoutes(deps: { temporal: Temporal; openapi: () => Record<string, unknown> }): RouteDef[] {
   return [
     defineRoute({

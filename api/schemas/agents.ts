@@ -36,7 +36,7 @@ export const agentOut = z.object({
   name: z.string(),
   presetId: z.string(),
   version: z.number().int(),
-  /** Only for callers with `runner:run` or `agents:write` (spec §4.3). */
+  /** Only for callers with `runner:run` or `agents:write` (docs/api/agents.md). */
   instructions: z.string().nullable().optional(),
   modelId: z.string(),
   tools: z.array(z.string()),

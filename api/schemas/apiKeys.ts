@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SCOPES } from '../../domain/identity/scopes';
 
-// spec §5 rule 3: only listed scopes, no wildcard of any kind — `*`, `runs:*` and the like fail the enum.
+// Only listed scopes, no wildcard of any kind (docs/api/identity.md): `*`, `runs:*` and the like fail the enum.
 const scopes = z
   .array(z.enum(SCOPES))
   .min(1)

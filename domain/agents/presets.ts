@@ -12,7 +12,7 @@ export interface Preset {
 
 const base: AgentSettings = { approval: 'never', review: false, maxSteps: 25 };
 
-/** Built-in presets (CONTRACT §4): defaults for a new agent. `general-assistant` when none is named. */
+/** Built-in presets (docs/api/agents.md): defaults for a new agent. `general-assistant` when none is named. */
 export const PRESETS: Preset[] = [
   {
     id: 'general-assistant',

@@ -1,6 +1,6 @@
 import type { Role } from '../../db/entities/Membership';
 
-/** spec §5 "Scopes": the complete list. There is no wildcard, not even a partial one (rule 3). */
+/** Every scope there is (docs/api/identity.md). There is no wildcard, not even a partial one such as `runs:*`. */
 export const SCOPES = [
   'runs:read',
   'runs:write',
@@ -33,7 +33,7 @@ export function isScope(value: string): value is Scope {
 }
 
 /**
- * CONTRACT §2 role table: the scopes a session role may use for the route's closest matching action.
+ * The role table (docs/api/identity.md): the scopes a session role may use for the route's closest matching action.
  * member: every `*:read`, `runs:write`, `files:write`, `feedback:write`;
  * admin: member's plus every `*:write` / `*:manage` except `keys:manage`, plus `runner:run`;
  * owner: everything.

@@ -19,12 +19,12 @@ export function base62(bytes: Buffer): string {
 
 export const API_KEY_PREFIX = 'svc_live_';
 
-/** CONTRACT §3: `svc_live_` + 32 random bytes in base62. */
+/** An API key's plaintext: `svc_live_` + 32 random bytes in base62. */
 export function newApiKeyPlaintext(): string {
   return API_KEY_PREFIX + base62(randomBytes(32));
 }
 
-/** CONTRACT §2: a session token is 32 random bytes; the cookie carries it base64url-encoded. */
+/** A session token is 32 random bytes; the cookie carries it base64url-encoded. */
 export function newOpaqueToken(): string {
   return randomBytes(32).toString('base64url');
 }
@@ -40,7 +40,7 @@ export function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Passwords are low-entropy: argon2id (CONTRACT §2), OWASP's minimum profile (19 MiB, t=2). */
+/** Passwords are low-entropy: argon2id with OWASP's minimum profile (19 MiB, t=2). */
 export function hashPassword(password: string): Promise<string> {
   return hash(password, { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 });
 }

@@ -1,12 +1,12 @@
 import type { ModelPricing, TurnRequest, TurnResult, Usage } from './types';
 
-/** CONTRACT §4: both built-in models cost a flat `perRunUsd: 0.001`, tokens are free. */
+/** Both built-in models cost a flat `perRunUsd: 0.001` per run; their tokens are free. */
 export const BUILTIN_PRICING: ModelPricing = { inputPerMTokUsd: 0, outputPerMTokUsd: 0, perRunUsd: 0.001 };
 
 /** The provider name shown in `GET /v1/models` for the built-ins. */
 export const BUILTIN_PROVIDER = 'builtin';
 
-/** A rough token count, `ceil(characters / 4)` (CONTRACT §4), used wherever no tokenizer answers. */
+/** A rough token count, `ceil(characters / 4)`, used wherever no tokenizer answers. */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
@@ -20,7 +20,7 @@ export function requestText(req: TurnRequest): string {
 export type Unmetered = TurnResult extends infer T ? (T extends TurnResult ? Omit<T, 'usage'> : never) : never;
 
 /**
- * Attaches usage to a built-in result. CONTRACT §4: tokens are `ceil(characters / 4)` of what the
+ * Attaches usage to a built-in result: tokens are `ceil(characters / 4)` of what the
  * model reads and writes; both serializations are at least two characters, so usage is never zero.
  */
 export function withUsage(req: TurnRequest, result: Unmetered): TurnResult {

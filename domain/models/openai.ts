@@ -2,45 +2,31 @@ import { estimateTokens } from './builtin';
 import { mapMessages, mapTools, parseCompletion } from './openaiFormat';
 import { ModelError, type ModelInfo, type ModelProvider, type TurnRequest, type TurnResult } from './types';
 
-/** Model ids of this provider are `openai/<name>` (CONTRACT §4). */
+/** Model ids of this provider are `openai/<name>`. */
 export const OPENAI_PREFIX = 'openai/';
 
-/** Settings of {@link createOpenAIProvider}; the first six mirror `config.openai`. */
+/** Settings of {@link createOpenAIProvider}; all but `fetch` mirror `config.openai`. */
 export interface OpenAIProviderOptions {
   baseUrl: string;
   apiKey?: string;
   models: string[];
   inputPerMTokUsd: number;
   outputPerMTokUsd: number;
-  /** Limit of one HTTP attempt, body included. */
+  /** Limit of the HTTP call, body included. */
   timeoutMs: number;
-  /** Attempts in total, the first included (default 3). */
-  maxAttempts?: number;
-  /** Backoff before retry n (0-based) is `baseDelayMs · 2^n` plus jitter (default 500). */
-  baseDelayMs?: number;
-  /** Cap on any single wait, `Retry-After` included (default 30 s, well inside the activity's 10 min). */
-  maxDelayMs?: number;
-  /** Injectable for tests (STYLE: openai-node). */
+  /** Injectable for tests, as openai-node does. */
   fetch?: typeof fetch;
 }
 
-/** Why an attempt failed, and whether another attempt may help. */
-interface AttemptFailure {
-  error: ModelError;
-  retryAfterMs?: number;
-}
-
 /**
- * An OpenAI-compatible chat-completions provider (CONTRACT §4 "Real models"). Each `turn` is one
- * POST to `${baseUrl}/chat/completions`, retried here on 429, 5xx, timeouts and network errors
- * (the activity's own retries then only see what this gives up on). Other 4xx are final:
- * `ModelError` with `retryable: false`. The API key never appears in an error message.
+ * An OpenAI-compatible chat-completions provider (docs/api/agents.md). Each `turn` is exactly one POST
+ * to `${baseUrl}/chat/completions`: retries belong to the caller's retry policy (Temporal's, for the
+ * model activity; docs/architecture.md), never to this provider. A 429, a 5xx, a timeout or a network
+ * error rejects with a retryable `ModelError`, carrying the provider's `Retry-After` (on 429 and 503) as
+ * `retryAfterMs`; any other 4xx with `retryable: false`. The API key never appears in an error message.
  */
 export function createOpenAIProvider(opts: OpenAIProviderOptions): ModelProvider {
   const baseUrl = opts.baseUrl.replace(/\/+$/, '');
-  const maxAttempts = Math.max(1, opts.maxAttempts ?? 3);
-  const baseDelayMs = opts.baseDelayMs ?? 500;
-  const maxDelayMs = opts.maxDelayMs ?? 30_000;
   const doFetch = opts.fetch ?? fetch;
   const pricing = { inputPerMTokUsd: opts.inputPerMTokUsd, outputPerMTokUsd: opts.outputPerMTokUsd, perRunUsd: 0 };
   const names = new Set(opts.models);
@@ -48,7 +34,8 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ModelProvider
   // Providers that echo the request (or the key) in their errors must not leak it into run errors.
   const redact = (text: string): string => (opts.apiKey ? text.split(opts.apiKey).join('[redacted]') : text);
 
-  async function attempt(body: string, signal?: AbortSignal): Promise<{ completion: unknown } | AttemptFailure> {
+  /** The one HTTP call of a turn: the parsed body, or a rejection with a `ModelError` (or the caller's abort reason). */
+  async function call(body: string, signal?: AbortSignal): Promise<unknown> {
     const ctrl = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -57,37 +44,40 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ModelProvider
     }, opts.timeoutMs);
     const onAbort = () => ctrl.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
+    let res: Response;
+    let text: string;
     try {
       const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
       if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
       // Redirects are refused: following one would resend the bearer token to another address.
-      const res = await doFetch(`${baseUrl}/chat/completions`, {
+      res = await doFetch(`${baseUrl}/chat/completions`, {
         method: 'POST',
         headers,
         body,
         signal: ctrl.signal,
         redirect: 'manual',
       });
-      const text = await res.text();
-      if (res.ok) {
-        try {
-          return { completion: JSON.parse(text) as unknown };
-        } catch {
-          return { error: new ModelError('model provider returned a body that is not JSON', true, res.status) };
-        }
-      }
-      const message = `model provider answered HTTP ${res.status}: ${redact(providerMessage(text))}`;
-      const retryable = res.status === 429 || res.status >= 500;
-      return { error: new ModelError(message, retryable, res.status), retryAfterMs: retryAfter(res.headers) };
+      text = await res.text();
     } catch (err) {
       if (signal?.aborted) throw abortReason(signal);
-      if (timedOut) return { error: new ModelError(`model request timed out after ${opts.timeoutMs} ms`, true) };
+      if (timedOut) throw new ModelError(`model request timed out after ${opts.timeoutMs} ms`, true);
       const cause = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
-      return { error: new ModelError(`model provider unreachable: ${redact(cause)}`, true) };
+      throw new ModelError(`model provider unreachable: ${redact(cause)}`, true);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
+    if (res.ok) {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new ModelError('model provider returned a body that is not JSON', true, res.status);
+      }
+    }
+    const message = `model provider answered HTTP ${res.status}: ${redact(providerMessage(text))}`;
+    const retryable = res.status === 429 || res.status >= 500;
+    const wait = res.status === 429 || res.status === 503 ? retryAfter(res.headers) : undefined;
+    throw new ModelError(message, retryable, res.status, wait);
   }
 
   return {
@@ -98,27 +88,12 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ModelProvider
     async turn(req: TurnRequest, signal?: AbortSignal): Promise<TurnResult> {
       const name = req.modelId.startsWith(OPENAI_PREFIX) ? req.modelId.slice(OPENAI_PREFIX.length) : '';
       if (!names.has(name)) throw new ModelError(`Unknown model ${req.modelId}`, false);
+      if (signal?.aborted) throw abortReason(signal);
       const payload: Record<string, unknown> = { model: name, messages: mapMessages(req) };
       const tools = mapTools(req.tools);
       if (tools.length > 0) payload.tools = tools;
       const body = JSON.stringify(payload);
-
-      let last: ModelError | undefined;
-      for (let n = 0; n < maxAttempts; n++) {
-        if (signal?.aborted) throw abortReason(signal);
-        const out = await attempt(body, signal);
-        if ('completion' in out) {
-          return parseCompletion(out.completion, estimateTokens(body));
-        }
-        last = out.error;
-        if (!out.error.retryable || n === maxAttempts - 1) break;
-        // openai-node: prefer the server's Retry-After, capped; else exponential backoff with jitter.
-        const backoff = baseDelayMs * 2 ** n * (1 + Math.random() * 0.1);
-        await sleep(Math.min(out.retryAfterMs ?? backoff, maxDelayMs), signal);
-      }
-      const error = last as ModelError;
-      if (!error.retryable) throw error;
-      throw new ModelError(`${error.message} (gave up after ${maxAttempts} attempts)`, true, error.status);
+      return parseCompletion(await call(body, signal), estimateTokens(body));
     },
   };
 }
@@ -136,7 +111,7 @@ function providerMessage(text: string): string {
   return text.trim().slice(0, 500) || '(empty body)';
 }
 
-/** `retry-after-ms` (OpenAI), else `Retry-After` in seconds or as an HTTP date. */
+/** How long the provider asks us to wait: `retry-after-ms` (OpenAI's), else `Retry-After` in seconds or as an HTTP date. */
 function retryAfter(headers: Headers): number | undefined {
   const ms = Number(headers.get('retry-after-ms'));
   if (headers.has('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
@@ -151,21 +126,4 @@ function retryAfter(headers: Headers): number | undefined {
 /** What to throw when the caller cancels: its own reason (Temporal's CancelledFailure), else an AbortError. */
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
-}
-
-/** Waits `ms`, rejecting at once when the caller cancels the run meanwhile. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortReason(signal));
-    const done = () => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortReason(signal as AbortSignal));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

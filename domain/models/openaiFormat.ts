@@ -100,7 +100,7 @@ const count = (v: unknown, fallback: number): number =>
 
 /**
  * Turns a chat-completions response into a {@link TurnResult}. Usage comes from the response,
- * else from `ceil(chars / 4)` (CONTRACT §4's estimate). Throws a retryable {@link ModelError}
+ * else from `ceil(chars / 4)` (the same estimate the built-ins use). Throws a retryable {@link ModelError}
  * when the body has no `choices[0].message`.
  */
 export function parseCompletion(raw: unknown, estimatedInputTokens: number): TurnResult {

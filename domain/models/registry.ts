@@ -9,7 +9,7 @@ export { estimateTokens };
 
 /** Every model the service knows, behind one interface (worker: turns; API: catalogue and pricing). */
 export interface ModelRegistry {
-  /** CONTRACT §4 `GET /v1/models`: the built-ins first, then the configured OpenAI models. */
+  /** The models `GET /v1/models` lists: the built-ins first, then the configured OpenAI models. */
   list(): ModelInfo[];
   /** The model with that id, or `undefined` when it is unknown (or its provider is not configured). */
   get(modelId: string): ModelInfo | undefined;
@@ -21,13 +21,13 @@ export interface ModelRegistry {
 }
 
 /**
- * Builds the registry. Ids route by prefix: `builtin/` to the built-ins (CONTRACT §4: always
+ * Builds the registry. Ids route by prefix: `builtin/` to the built-ins (always
  * present, no network), `openai/` to the chat-completions provider, which exists only when a base
  * URL and at least one model are configured. `overrides` reach the OpenAI provider (tests).
  */
 export function createModelRegistry(
   config: Config['openai'],
-  overrides: Partial<Pick<OpenAIProviderOptions, 'fetch' | 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs'>> = {},
+  overrides: Partial<Pick<OpenAIProviderOptions, 'fetch'>> = {},
 ): ModelRegistry {
   const providers: ModelProvider[] = [echoProvider, scriptedProvider];
   if (config.baseUrl && config.models.length > 0) {
@@ -59,7 +59,7 @@ export function createModelRegistry(
 }
 
 /**
- * The cost reserved before a run starts (CONTRACT §5 credit check: `required` is the model's
+ * The cost reserved before a run starts (docs/api/billing.md; the credit check's `required` is the model's
  * `perRunUsd` plus the estimated tokens): `perRunUsd` + `ceil(chars(JSON input) / 4)` input tokens
  * at the model's input price. Output tokens cannot be known up front and are charged when the run ends.
  */

@@ -2,7 +2,7 @@ import { BUILTIN_PRICING, BUILTIN_PROVIDER, withUsage, type Unmetered } from './
 import { ASK_USER } from '../../workflows/agentTurn';
 import type { ChatMessage, ModelInfo, ModelProvider, TurnRequest, TurnResult } from './types';
 
-/** The id of the scripted model (CONTRACT §4). */
+/** The id of the scripted model. */
 export const SCRIPTED_MODEL_ID = 'builtin/scripted';
 
 const INFO: ModelInfo = { id: SCRIPTED_MODEL_ID, provider: BUILTIN_PROVIDER, pricing: BUILTIN_PRICING };
@@ -59,7 +59,7 @@ function playEntry(entry: unknown, turn: number): Unmetered {
 }
 
 /**
- * `builtin/scripted` (CONTRACT §4): replays `runInput.script`, one entry per model turn. An
+ * `builtin/scripted` (docs/api/agents.md): replays `runInput.script`, one entry per model turn. An
  * exhausted (or missing) script ends with `{ answers: [...] }`, every `ask_user` answer in order.
  * No network, deterministic.
  */

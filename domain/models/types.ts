@@ -6,14 +6,14 @@
 export type { ChatMessage, ToolCall, ToolSpec, TurnResult, Usage } from '../../workflows/agentTurn';
 import type { ChatMessage, ToolSpec, TurnResult } from '../../workflows/agentTurn';
 
-/** CONTRACT §4: the pricing every model carries in `GET /v1/models`. */
+/** The pricing every model carries in `GET /v1/models`. */
 export interface ModelPricing {
   inputPerMTokUsd: number;
   outputPerMTokUsd: number;
   perRunUsd: number;
 }
 
-/** CONTRACT §4: `{ id, provider, pricing }`. */
+/** A model as `GET /v1/models` lists it: `{ id, provider, pricing }`. */
 export interface ModelInfo {
   id: string;
   provider: string;
@@ -40,13 +40,15 @@ export interface ModelProvider {
 /**
  * A model call that could not produce a turn. `retryable: false` means trying again cannot help
  * (bad request, unknown model), so the activity fails the run instead of letting Temporal retry.
- * Messages never contain credentials.
+ * `retryAfterMs` is how long the provider asked us to wait before the next attempt (its `Retry-After`
+ * on a 429 or 503), for the activity to use as the next retry delay. Messages never contain credentials.
  */
 export class ModelError extends Error {
   constructor(
     message: string,
     readonly retryable: boolean,
     readonly status?: number,
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'ModelError';

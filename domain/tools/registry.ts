@@ -1,7 +1,7 @@
 import { ASK_USER, type ToolCall, type ToolSpec } from '../../workflows/agentTurn';
 import { safeRequest } from '../../platform/net/safeHttp';
 
-/** The built-in tool catalogue (CONTRACT §4 `GET /v1/tools`). */
+/** The built-in tool catalogue (`GET /v1/tools`, docs/api/agents.md). */
 export { ASK_USER };
 
 export const TOOL_SPECS: ToolSpec[] = [

@@ -3,7 +3,7 @@ import { SCOPES, ROLE_SCOPES } from '../../domain/identity/scopes';
 import { startApi, type Harness } from '../helpers/harness';
 import { addMember, bearer, createKey, signUp } from '../helpers/factories';
 
-// spec §5 rules 1–5 and CONTRACT §2's role table, over HTTP.
+// Credentials, scopes and the role table (docs/api/identity.md), over HTTP.
 describe('credentials and access', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -31,7 +31,7 @@ describe('credentials and access', () => {
     }
   });
 
-  it('gives a valid key without the scope 403 forbidden, not 401 (rule 4)', async () => {
+  it('gives a valid key without the scope 403 forbidden, not 401', async () => {
     const owner = await signUp(h);
     const key = await createKey(h, owner, ['runs:read']);
     const res = await h.request('/v1/api-keys', { headers: bearer(key) });
@@ -39,7 +39,7 @@ describe('credentials and access', () => {
     expect((await res.json()).error.code).toBe('forbidden');
   });
 
-  it('accepts only sessions on /v1/console/* (rule 1): a valid key gets 403', async () => {
+  it('accepts only sessions on /v1/console/* : a valid key gets 403', async () => {
     const owner = await signUp(h);
     const key = await createKey(h, owner, [...SCOPES]);
     const res = await h.request('/v1/console/me', { headers: bearer(key) });
@@ -55,7 +55,7 @@ describe('credentials and access', () => {
     expect((await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } })).status).toBe(200);
   });
 
-  it('resolves the session workspace from X-Workspace-Id, else the first one (rule 2)', async () => {
+  it('resolves the session workspace from X-Workspace-Id, else the first one', async () => {
     const a = await signUp(h);
     const b = await signUp(h);
     await addMember(h, a.userId, b.workspaceId, 'admin');
@@ -76,7 +76,7 @@ describe('credentials and access', () => {
     expect(foreign.status).toBe(403);
   });
 
-  it('checks session roles against the route scope (rule 5, CONTRACT §2 table)', async () => {
+  it('checks session roles against the route scope (the role table)', async () => {
     const owner = await signUp(h);
     const member = await signUp(h);
     const admin = await signUp(h);
@@ -91,7 +91,7 @@ describe('credentials and access', () => {
     }
   });
 
-  it('has the role table of CONTRACT §2', () => {
+  it('has the role table of docs/api/identity.md', () => {
     const reads = SCOPES.filter((s) => s.endsWith(':read'));
     expect([...ROLE_SCOPES.member].sort()).toEqual([...reads, 'runs:write', 'files:write', 'feedback:write'].sort());
     expect(ROLE_SCOPES.admin.has('keys:manage')).toBe(false);

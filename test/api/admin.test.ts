@@ -4,7 +4,7 @@ import { runAdmin } from '../../scripts/admin';
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, signUp } from '../helpers/factories';
 
-// CONTRACT §9 operator CLI, checked through what a user then sees over HTTP.
+// The operator CLI (scripts/admin.ts), checked through what a user then sees over HTTP.
 describe('operator CLI', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { sha256Hex } from '../../domain/identity/secrets';
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, signUp } from '../helpers/factories';
 
-// spec §2.2, §4.1, CONTRACT §3.
+// API keys (docs/api/identity.md): plaintext once, SHA-256 at rest, scopes, spend caps, revocation.
 describe('API keys', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startApi, type Harness } from '../helpers/harness';
 import { freshRateWindow, sessionCookie, signUp, uniqueEmail } from '../helpers/factories';
 
-// CONTRACT §2: sign-up, sign-in, sign-out, me, verify-email, and their per-IP limits.
+// Console accounts (docs/api/identity.md): sign-up, sign-in, sign-out, me, verify-email, and their per-IP limits.
 describe('console auth', () => {
   let h: Harness;
   beforeAll(async () => {

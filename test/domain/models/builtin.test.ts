@@ -10,7 +10,7 @@ const req = (modelId: string, runInput: Record<string, unknown>, messages: ChatM
   tools: [],
 });
 
-/** CONTRACT §4: ceil(chars / 4) of the serialized request (instructions + input + messages) and result. */
+/** Usage of a built-in: ceil(chars / 4) of the serialized request (instructions + input + messages) and result. */
 function expectedUsage(r: TurnRequest, result: TurnResult) {
   const { usage: _usage, ...written } = result;
   const read = (r.instructions ?? '') + JSON.stringify(r.runInput) + JSON.stringify(r.messages);

@@ -1,0 +1,95 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiKey } from '../../db/entities/ApiKey';
+import { Workspace } from '../../db/entities/Workspace';
+import { usdToMicros } from '../billing/money';
+import { spentThisMonthMicros } from '../billing/spend';
+import { errors } from '../errors';
+import { findPage } from '../pagination';
+import type { Identity } from './identity';
+import { presentApiKey, type ApiKeyView, type CreatedApiKeyView } from './presenters';
+import type { Scope } from './scopes';
+import { newApiKeyPlaintext, sha256Hex } from './secrets';
+
+/** Loads an active key of the caller's workspace; another workspace's key is `not_found`, never `forbidden`. */
+async function findActiveKey(em: EntityManager, identity: Identity, id: string): Promise<ApiKey> {
+  const key = await em.findOne(ApiKey, { id, workspace: identity.workspaceId, revokedAt: null });
+  if (!key) throw errors.notFound('API key');
+  return key;
+}
+
+async function presentWithSpend(em: EntityManager, key: ApiKey): Promise<ApiKeyView> {
+  const spent = await spentThisMonthMicros(em, [key.id]);
+  return presentApiKey(key, spent.get(key.id) ?? 0);
+}
+
+/**
+ * Creates a key in the caller's workspace and returns its plaintext, the only time it is shown. A key
+ * cannot grant scopes it does not hold itself (`forbidden`); a session is limited by its role already.
+ */
+export async function createApiKey(
+  em: EntityManager,
+  identity: Identity,
+  input: { name: string; scopes: Scope[]; monthlySpendCapUsd?: number | null },
+): Promise<CreatedApiKeyView> {
+  if (identity.actor === 'api_key') {
+    const missing = input.scopes.filter((s) => !identity.scopes.includes(s));
+    if (missing.length) throw errors.forbidden(`A key cannot grant scopes it does not hold: ${missing.join(', ')}`);
+  }
+  const capMicros = input.monthlySpendCapUsd == null ? null : usdToMicros(input.monthlySpendCapUsd);
+  const { key, plaintext } = await issueApiKey(em, identity.workspaceId, input.name, input.scopes, capMicros);
+  const { spentThisMonthUsd: _s, lastUsedAt: _l, ...rest } = presentApiKey(key, 0);
+  return { ...rest, key: plaintext };
+}
+
+/**
+ * Mints and stores a key for a workspace, with no check of who asks (the API checks the caller first;
+ * the operator CLI is trusted). Only the SHA-256 of the plaintext and its first 12 characters are kept.
+ */
+export async function issueApiKey(
+  em: EntityManager,
+  workspaceId: string,
+  name: string,
+  scopes: Scope[],
+  monthlySpendCapMicros: number | null = null,
+): Promise<{ key: ApiKey; plaintext: string }> {
+  const plaintext = newApiKeyPlaintext();
+  const workspace = em.getReference(Workspace, workspaceId);
+  const key = new ApiKey(workspace, name, [...new Set(scopes)], sha256Hex(plaintext), plaintext.slice(0, 12));
+  key.monthlySpendCapMicros = monthlySpendCapMicros;
+  await em.persist(key).flush();
+  return { key, plaintext };
+}
+
+/** One page of the workspace's active keys, newest first, each with what it spent this calendar month (UTC). */
+export async function listApiKeys(
+  em: EntityManager,
+  identity: Identity,
+  page: { limit: number; cursor?: string },
+): Promise<{ apiKeys: ApiKeyView[]; nextCursor: string | null }> {
+  const { items, nextCursor } = await findPage(em, ApiKey, { workspace: identity.workspaceId, revokedAt: null }, page);
+  const spent = await spentThisMonthMicros(
+    em,
+    items.map((k) => k.id),
+  );
+  return { apiKeys: items.map((k) => presentApiKey(k, spent.get(k.id) ?? 0)), nextCursor };
+}
+
+/** Sets a key's monthly spend cap in USD, or clears it with `null`. Throws `not_found` for an unknown key. */
+export async function setApiKeySpendCap(
+  em: EntityManager,
+  identity: Identity,
+  id: string,
+  monthlySpendCapUsd: number | null,
+): Promise<ApiKeyView> {
+  const key = await findActiveKey(em, identity, id);
+  key.monthlySpendCapMicros = monthlySpendCapUsd === null ? null : usdToMicros(monthlySpendCapUsd);
+  await em.flush();
+  return presentWithSpend(em, key);
+}
+
+/** Revokes a key; it stops working at once. Throws `not_found` for an unknown or already revoked key. */
+export async function revokeApiKey(em: EntityManager, identity: Identity, id: string): Promise<void> {
+  const key = await findActiveKey(em, identity, id);
+  key.revokedAt = new Date();
+  await em.flush();
+}

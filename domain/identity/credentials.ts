@@ -1,0 +1,86 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiKey } from '../../db/entities/ApiKey';
+import { Membership } from '../../db/entities/Membership';
+import { Session } from '../../db/entities/Session';
+import { errors } from '../errors';
+import type { Identity } from './identity';
+import { isScope, roleAllows, type Scope } from './scopes';
+import { API_KEY_PREFIX, sha256Hex } from './secrets';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The identity behind an API key's plaintext. Throws `unauthorized` for a malformed, unknown or
+ * revoked key. Records when the key was last used, at most once a minute.
+ */
+export async function apiKeyIdentity(em: EntityManager, plaintext: string): Promise<Identity> {
+  if (!plaintext.startsWith(API_KEY_PREFIX)) throw errors.unauthorized('Invalid API key');
+  const key = await em.findOne(ApiKey, { keyHash: sha256Hex(plaintext), revokedAt: null }, { populate: ['workspace'] });
+  if (!key) throw errors.unauthorized('Invalid API key');
+  // lastUsedAt is informational: write it at most once a minute, not on every request.
+  if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > 60_000) {
+    await em.nativeUpdate(ApiKey, { id: key.id }, { lastUsedAt: new Date() });
+  }
+  return {
+    actor: 'api_key',
+    workspaceId: key.workspace.id,
+    keyId: key.id,
+    scopes: key.scopes.filter(isScope),
+    plan: key.workspace.plan,
+  };
+}
+
+/**
+ * The identity behind a session token, in the workspace `workspaceId` names, or, when it is empty, the
+ * user's first workspace. Throws `unauthorized` for an unknown or expired session, `forbidden` when the
+ * user is not a member of the workspace named (or of any).
+ */
+export async function sessionIdentity(em: EntityManager, token: string, workspaceId: string): Promise<Identity> {
+  const session = await em.findOne(
+    Session,
+    { tokenHash: sha256Hex(token), expiresAt: { $gt: new Date() } },
+    { populate: ['user'] },
+  );
+  if (!session) throw errors.unauthorized('Session expired or unknown');
+  let membership: Membership | null;
+  if (workspaceId) {
+    membership = UUID.test(workspaceId)
+      ? await em.findOne(Membership, { user: session.user, workspace: workspaceId }, { populate: ['workspace'] })
+      : null;
+    if (!membership) throw errors.forbidden('You are not a member of that workspace');
+  } else {
+    membership = await em.findOne(
+      Membership,
+      { user: session.user },
+      { populate: ['workspace'], orderBy: { createdAt: 'asc', id: 'asc' } },
+    );
+    if (!membership) throw errors.forbidden('You are not a member of any workspace');
+  }
+  return {
+    actor: 'session',
+    userId: session.user.id,
+    workspaceId: membership.workspace.id,
+    role: membership.role,
+    sessionId: session.id,
+    emailVerified: session.user.emailVerifiedAt !== null,
+    plan: membership.workspace.plan,
+  };
+}
+
+/** Whether the caller may use a scope: a key must hold it, a session's role must allow it. */
+export function identityAllows(identity: Identity, scope: Scope): boolean {
+  return identity.actor === 'api_key' ? identity.scopes.includes(scope) : roleAllows(identity.role, scope);
+}
+
+/**
+ * Throws `forbidden` when the caller may not use the scope, saying whether the key lacks it or the
+ * role does not allow it.
+ */
+export function requireScope(identity: Identity, scope: Scope): void {
+  if (identityAllows(identity, scope)) return;
+  throw errors.forbidden(
+    identity.actor === 'api_key'
+      ? `This API key lacks the scope ${scope}`
+      : `The ${identity.role} role cannot perform this action`,
+  );
+}
