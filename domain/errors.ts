@@ -1,5 +1,5 @@
 /**
- * The one error type of the API. Every code is a row of CONTRACT §1; the error middleware renders
+ * The one error type of the API. Every code is a row of the table in docs/api/errors.md; the error middleware renders
  * it as `{ error: { code, message, details?, requestId } }` and turns anything else into
  * `internal_error`.
  */
@@ -56,7 +56,7 @@ export const errors = {
   invalidCredentials: () => new ApiError('auth.invalid_credentials', 'Invalid e-mail or password'),
   forbidden: (message = 'Not allowed') => new ApiError('forbidden', message),
   notFound: (what = 'Resource') => new ApiError('not_found', `${what} not found`),
-  /** Unknown method on a known path: 405 with `Allow`; CONTRACT §1 has no own code for it. */
+  /** Unknown method on a known path: 405 with `Allow`; there is no code of its own for it (docs/api/errors.md). */
   methodNotAllowed: (method: string, allowed: string[]) =>
     new ApiError('not_found', `Method ${method} is not allowed here`, { allowed }, { Allow: allowed.join(', ') }, 405),
   conflict: (message: string, details?: Record<string, unknown>) => new ApiError('conflict', message, details),
@@ -64,7 +64,7 @@ export const errors = {
   payloadTooLarge: (limitBytes: number) =>
     new ApiError('payload_too_large', `Body is larger than ${limitBytes} bytes`, { limitBytes }),
   unsupportedMediaType: (expected: string) => new ApiError('unsupported_media_type', `Expected a ${expected} body`),
-  /** spec §7: the message is exactly `Rate limit exceeded`, with `Retry-After` in whole seconds ≥ 1. */
+  /** The message is exactly `Rate limit exceeded`, with `Retry-After` in whole seconds ≥ 1 (docs/api/limits.md). */
   rateLimited: (retryAfterSec: number) =>
     new ApiError('rate_limited', 'Rate limit exceeded', undefined, {
       'Retry-After': String(Math.max(1, Math.ceil(retryAfterSec))),

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { errors } from './errors';
 
-/** CONTRACT conventions: `?limit=` 1..100 (default 20) and an opaque `?cursor=`. */
+/** Every list pages: `?limit=` 1..100 (default 20) and an opaque `?cursor=` (docs/api/limits.md). */
 export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(200).optional(),

@@ -5,7 +5,7 @@ import type { Scope } from '../../domain/identity/scopes';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * Who may call a route, declared once per route (spec §5):
+ * Who may call a route, declared once per route (docs/api/identity.md):
  * - `public`: no credential (health, sign-in/up, e-mail verification);
  * - `session`: console routes, session cookie only (rule 1); `scope` is the role check;
  * - `any`: an API key holding `scope`, or a session whose role allows it (rules 3–5).
@@ -30,7 +30,7 @@ export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
   summary: string;
   tag: string;
   access: Access;
-  /** Per-client-IP limit for unauthenticated routes such as sign-in (CONTRACT §2). */
+  /** Per-client-IP limit for unauthenticated routes such as sign-in (docs/api/limits.md). */
   ipRateLimit?: 'signin' | 'signup';
   body?: ZodType<B>;
   /** A body the handler streams itself (uploads): documented in OpenAPI, never parsed as JSON. */
