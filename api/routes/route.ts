@@ -7,8 +7,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
  * Who may call a route, declared once per route (docs/api/identity.md):
  * - `public`: no credential (health, sign-in/up, e-mail verification);
- * - `session`: console routes, session cookie only (rule 1); `scope` is the role check;
- * - `any`: an API key holding `scope`, or a session whose role allows it (rules 3–5).
+ * - `session`: console routes, session cookie only; `scope` is the role check;
+ * - `any`: an API key holding `scope`, or a session whose role allows it.
  */
 export type Access = { auth: 'public' } | { auth: 'session'; scope?: Scope } | { auth: 'any'; scope: Scope };
 
