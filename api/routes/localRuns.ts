@@ -1,13 +1,10 @@
 import { z } from 'zod';
-import { appendRunEvent } from '../../domain/runs/events';
-import { Run } from '../../db/entities/Run';
 import type { Orm } from '../../db/orm';
 import type { Config } from '../../platform/config';
 import type { Logger } from '../../platform/logger';
 import { announceRuns } from '../../domain/runs/recovery';
-import { serializeRun } from '../../domain/runs/presenters';
+import { recordLocalRuns } from '../../domain/runs/localRuns';
 import type { Temporal } from '../../platform/temporal';
-import { findAgent } from './agents';
 import { defineRoute, type RouteDef } from './route';
 
 const localRun = z.object({
@@ -33,10 +30,8 @@ export const localRunsBody = z.object({
 });
 
 /**
- * CONTRACT §5 `POST /v1/local-runs` (scope `runner:run`, spec §4.3): a local runner reports a batch of
- * runs it executed itself. They are recorded as finished runs of the agent's current version, with
- * their status events, in one transaction: a batch is stored whole or not at all. Their webhooks
- * follow, like any run's.
+ * `POST /v1/local-runs` (scope `runner:run`, docs/api/runs.md): a local runner reports a batch of runs
+ * it executed itself; they are stored whole or not at all, and their webhooks follow like any run's.
  */
 export function localRunRoutes(deps: { config: Config; temporal: Temporal; orm: Orm; logger: Logger }): RouteDef[] {
   return [
@@ -54,31 +49,9 @@ export function localRunRoutes(deps: { config: Config; temporal: Temporal; orm: 
         },
       },
       async handler(ctx, { body }) {
-        const identity = ctx.state.identity!;
-        const agent = await findAgent(ctx.state.em, identity.workspaceId, body.agentId);
-        const rows = body.runs.map((r) => {
-          const run = new Run(identity.workspaceId, agent.id, agent.currentVersion, r.input, {});
-          run.origin = 'local';
-          run.status = r.status;
-          run.output = r.status === 'succeeded' ? (r.output ?? null) : null;
-          run.error =
-            r.status === 'failed' ? (r.error ?? { code: 'agent.local_error', message: 'The local run failed' }) : null;
-          run.startedAt = new Date(r.startedAt);
-          run.completedAt = new Date(r.completedAt);
-          run.inputTokens = r.usage?.inputTokens ?? 0;
-          run.outputTokens = r.usage?.outputTokens ?? 0;
-          if (identity.actor === 'api_key') run.apiKeyId = identity.keyId;
-          else run.userId = identity.userId;
-          run.announcePending = true;
-          return run;
-        });
-        await ctx.state.em.transactional(async (tx) => {
-          tx.persist(rows);
-          await tx.flush();
-          for (const run of rows) await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
-        });
-        // CONTRACT §5: recorded runs send their webhooks like any other. The batch is stored either way:
-        // when Temporal cannot take the announcements now, the recovery sweep makes them later.
+        const rows = await recordLocalRuns(ctx.state.em, ctx.state.identity!, body.agentId, body.runs);
+        // Recorded runs send their webhooks like any other. The batch is stored either way: when Temporal
+        // cannot take the announcements now, the recovery sweep makes them later.
         await announceRuns(deps, rows).catch((err: Error) =>
           deps.logger.warn({ reqId: ctx.state.requestId, err: err.message }, 'local runs left to the recovery sweep'),
         );

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { TERMINAL_STATUSES } from '../../workflows/messages';
 import type { RunEventHub } from '../../domain/runs/eventHub';
 import { idParams } from '../schemas/common';
-import { findRun } from './runs';
+import { findRun } from '../../domain/runs/find';
 import { defineRoute, type RouteDef } from './route';
 
 type IdParams = z.infer<typeof idParams>;
