@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { Orm } from '../../db/orm';
 import type { Config } from '../../platform/config';
 import type { Logger } from '../../platform/logger';
-import { announceRuns } from '../../domain/runs/recovery';
-import { recordLocalRuns } from '../../domain/runs/localRuns';
+import { announceLocalRuns, recordLocalRuns } from '../../domain/runs/localRuns';
 import type { Temporal } from '../../platform/temporal';
 import { defineRoute, type RouteDef } from './route';
 
@@ -34,6 +33,7 @@ export const localRunsBody = z.object({
  * it executed itself; they are stored whole or not at all, and their webhooks follow like any run's.
  */
 export function localRunRoutes(deps: { config: Config; temporal: Temporal; orm: Orm; logger: Logger }): RouteDef[] {
+  const taskQueue = deps.config.temporal.taskQueue;
   return [
     defineRoute<z.infer<typeof localRunsBody>>({
       method: 'POST',
@@ -49,14 +49,13 @@ export function localRunRoutes(deps: { config: Config; temporal: Temporal; orm: 
         },
       },
       async handler(ctx, { body }) {
-        const rows = await recordLocalRuns(ctx.state.em, ctx.state.identity!, body.agentId, body.runs);
-        // Recorded runs send their webhooks like any other. The batch is stored either way: when Temporal
-        // cannot take the announcements now, the recovery sweep makes them later.
-        await announceRuns(deps, rows).catch((err: Error) =>
-          deps.logger.warn({ reqId: ctx.state.requestId, err: err.message }, 'local runs left to the recovery sweep'),
+        const em = ctx.state.em;
+        const recorded = await recordLocalRuns(em, ctx.state.identity!, body.agentId, body.runs, taskQueue);
+        await announceLocalRuns(deps, em, recorded.announcements).catch((err: Error) =>
+          deps.logger.warn({ reqId: ctx.state.requestId, err: err.message }, 'local runs left to the outbox sweep'),
         );
         ctx.status = 201;
-        ctx.body = { runs: rows.map((r) => ({ id: r.id, status: r.status })) };
+        ctx.body = { runs: recorded.runs.map((r) => ({ id: r.id, status: r.status })) };
       },
     }),
   ];

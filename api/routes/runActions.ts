@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { z as zod } from 'zod';
 import { answerGate, cancelRun, recordFeedback, type GateAnswer } from '../../domain/runs/actions';
 import { serializeRun } from '../../domain/runs/presenters';
-import type { Temporal } from '../../platform/temporal';
+import type { RelayDeps } from '../../domain/outbox/relay';
 import type { AppContext } from '../context';
 import { idParams } from '../schemas/common';
 import { approveBody, feedbackBody, inputBody, reviewBody, runOut } from '../schemas/runs';
@@ -11,7 +11,7 @@ import { defineRoute, type RouteDef } from './route';
 type IdParams = z.infer<typeof idParams>;
 
 /** The answers to a run's gates, cancel and feedback (docs/api/runs.md). */
-export function runActionRoutes(deps: { temporal: Temporal }): RouteDef[] {
+export function runActionRoutes(deps: RelayDeps): RouteDef[] {
   async function answer(ctx: AppContext, runId: string, actionId: string | undefined, given: GateAnswer) {
     const run = await answerGate(deps, ctx.state.em, ctx.state.identity!.workspaceId, runId, actionId, given);
     ctx.status = 202;

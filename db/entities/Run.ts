@@ -25,8 +25,6 @@ export class Run extends BaseEntity {
   origin: 'temporal' | 'local' = 'temporal';
   /** The pending action an API request has already answered: a second answer to it is refused (409). */
   answeredActionId: string | null = null;
-  /** Its webhooks are still to be announced: a local run, or one whose workflow never started (api/runRecovery.ts). */
-  announcePending = false;
 
   constructor(
     public workspaceId: string,
@@ -64,6 +62,5 @@ export const RunSchema = new EntitySchema<Run, BaseEntity>({
     requestHash: { type: 'string', nullable: true },
     origin: { type: 'string' },
     answeredActionId: { type: 'string', nullable: true },
-    announcePending: { type: 'boolean' },
   },
 });

@@ -2,7 +2,9 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AgentVersion } from '../../db/entities/Agent';
 import { File } from '../../db/entities/File';
+import type { OutboxCall, OutboxEntry } from '../../db/entities/OutboxEntry';
 import { Run } from '../../db/entities/Run';
+import { enqueue, relayNow, relayPendingOfRun, withdraw } from '../outbox/relay';
 import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
 import { checkRunAllowed } from '../billing/runChecks';
@@ -12,7 +14,8 @@ import type { ModelRegistry } from '../models/registry';
 import { appendRunEvent } from './events';
 import { findRunnableAgent } from './find';
 import { serializeRun } from './presenters';
-import { ensureRunWorkflow, requestHash, startRunWorkflow } from './workflowStarter';
+import { requestHash } from './workflowStarter';
+import { announced } from './presenters';
 
 /** An Idempotency-Key is honoured for 24 hours (docs/api/limits.md). */
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -37,10 +40,10 @@ export interface CreateRunResult {
 }
 
 /**
- * Creates a run and starts its workflow. The checks run in the order of docs/api/runs.md: idempotency
- * replay, agent, files, model, then the billing checks (unverified-session limit, key spend cap,
- * credits). Throws `unavailable` when Temporal cannot take the run; the run then ends `failed` and its
- * Idempotency-Key is free again.
+ * Creates a run and starts its workflow through the outbox (domain/outbox/relay.ts). The checks run
+ * in the order of docs/api/runs.md: idempotency replay, agent, files, model, then the billing checks
+ * (unverified-session limit, key spend cap, credits). Throws `unavailable` when Temporal cannot take
+ * the run within the request's deadline; the run then ends `failed` and its Idempotency-Key is free.
  */
 export async function createRun(
   deps: CreateRunDeps,
@@ -71,11 +74,14 @@ export async function createRun(
   run.requestHash = hash;
   if (identity.actor === 'api_key') run.apiKeyId = identity.keyId;
   else run.userId = identity.userId;
+  let start!: OutboxEntry;
   try {
     await em.transactional(async (tx) => {
       tx.persist(run);
       await tx.flush();
       await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
+      // The start of its workflow commits with the run, so neither exists without the other.
+      start = enqueue(tx, startCall(deps, run), { held: true });
     });
   } catch (err) {
     // Two concurrent creates with one key: the loser answers with the winner's run.
@@ -85,28 +91,46 @@ export async function createRun(
     }
     throw err;
   }
-  // The row is committed first, so the workflow always finds it: a run is never left queued.
   try {
-    await deps.temporal.call(() => startRunWorkflow(deps.temporal.client, deps.config.temporal, run));
+    await relayNow(deps, em, start);
   } catch {
-    // The caller gets 503 and no run: the row ends `failed` with its final event (so a stream or a
-    // wait on it ends) and gives its Idempotency-Key back, so the caller's retry creates the run.
-    // Its `run.failed` webhook needs Temporal too: the recovery sweep announces it.
-    const patch = {
-      status: 'failed' as const,
-      error: { code: 'unavailable', message: 'The run could not be started' },
-      completedAt: new Date(),
-      idempotencyKey: null,
-      announcePending: true,
-    };
-    Object.assign(run, patch);
-    await em.transactional(async (tx) => {
-      await tx.nativeUpdate(Run, { id: run.id }, patch);
-      await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
-    });
-    throw errors.unavailable('Temporal');
+    if (await giveUp(em, run, start, deps.config.temporal.taskQueue)) throw errors.unavailable('Temporal');
   }
   return { run, created: true };
+}
+
+function startCall(deps: CreateRunDeps, run: Run): OutboxCall {
+  return {
+    kind: 'start_run',
+    runId: run.id,
+    workspaceId: run.workspaceId,
+    agentId: run.agentId,
+    taskQueue: deps.config.temporal.taskQueue,
+  };
+}
+
+/**
+ * Temporal did not take the start in time. The caller gets 503 and no run: the start is withdrawn, the
+ * row ends `failed` with its final event (so a stream or a wait on it ends), its Idempotency-Key is
+ * free again for the caller's retry, and its `run.failed` announcement waits in the outbox. Should the
+ * start have reached Temporal after all, the workflow finds the run failed and does not execute it.
+ * False when the sweep made the start meanwhile: the run goes on.
+ */
+async function giveUp(em: EntityManager, run: Run, start: OutboxEntry, taskQueue: string): Promise<boolean> {
+  const patch = {
+    status: 'failed' as const,
+    error: { code: 'unavailable', message: 'The run could not be started' },
+    completedAt: new Date(),
+    idempotencyKey: null,
+  };
+  return em.transactional(async (tx) => {
+    if (!(await withdraw(tx, start.id))) return false;
+    Object.assign(run, patch);
+    await tx.nativeUpdate(Run, { id: run.id }, patch);
+    await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
+    enqueue(tx, { kind: 'announce_run', run: announced(run), taskQueue });
+    return true;
+  });
 }
 
 /** The run an earlier create with this key made, or null; a different body under the key is 409. */
@@ -122,14 +146,12 @@ async function replay(
   if (prior.requestHash !== hash || Date.now() - prior.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS) {
     throw errors.conflict('This Idempotency-Key was already used with a different request');
   }
-  // The first request may have died between committing the run and starting its workflow (a killed
-  // API process): the replay finishes its job, so a retried create never leaves a run in `queued`.
+  // The first request may have died between its commit and the start of the workflow (a killed API
+  // process): the replay makes the start now rather than leaving it to the sweep.
   if (prior.status === 'queued' && prior.origin === 'temporal') {
-    await deps.temporal
-      .call(() => ensureRunWorkflow(deps.temporal.client, deps.config.temporal, prior))
-      .catch(() => {
-        throw errors.unavailable('Temporal');
-      });
+    await relayPendingOfRun(deps, em, prior.id, 'start_run').catch(() => {
+      throw errors.unavailable('Temporal');
+    });
   }
   return prior;
 }

@@ -4,7 +4,9 @@ import type { RunError } from '../../workflows/messages';
 import type { Identity } from '../identity/identity';
 import { appendRunEvent } from './events';
 import { findRunnableAgent } from './find';
-import { serializeRun } from './presenters';
+import { announced, serializeRun } from './presenters';
+import type { OutboxEntry } from '../../db/entities/OutboxEntry';
+import { enqueue, release, relayNow, type RelayDeps } from '../outbox/relay';
 
 /** One run a local runner executed itself, as it reports it. */
 export interface LocalRunReport {
@@ -19,15 +21,16 @@ export interface LocalRunReport {
 
 /**
  * Records a batch of runs a local runner executed as finished runs of the agent's current version,
- * with their status events, in one transaction: a batch is stored whole or not at all. Their webhooks
- * are the caller's to announce (announceRuns), like any run's.
+ * with their status events and their webhook announcements (outbox rows), in one transaction: a batch
+ * is stored whole or not at all. The caller makes the announcements (announceLocalRuns).
  */
 export async function recordLocalRuns(
   em: EntityManager,
   identity: Identity,
   agentId: string,
   reports: LocalRunReport[],
-): Promise<Run[]> {
+  taskQueue: string,
+): Promise<{ runs: Run[]; announcements: OutboxEntry[] }> {
   const agent = await findRunnableAgent(em, identity.workspaceId, agentId);
   const rows = reports.map((r) => {
     const run = new Run(identity.workspaceId, agent.id, agent.currentVersion, r.input, {});
@@ -42,13 +45,35 @@ export async function recordLocalRuns(
     run.outputTokens = r.usage?.outputTokens ?? 0;
     if (identity.actor === 'api_key') run.apiKeyId = identity.keyId;
     else run.userId = identity.userId;
-    run.announcePending = true;
     return run;
   });
+  const announcements: OutboxEntry[] = [];
   await em.transactional(async (tx) => {
     tx.persist(rows);
     await tx.flush();
-    for (const run of rows) await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
+    for (const run of rows) {
+      await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
+      announcements.push(enqueue(tx, { kind: 'announce_run', run: announced(run), taskQueue }, { held: true }));
+    }
   });
-  return rows;
+  return { runs: rows, announcements };
+}
+
+/**
+ * Makes the webhook announcements of recorded local runs now. Rejects when Temporal cannot take them;
+ * those left are the outbox sweep's, so the batch stands either way.
+ */
+export async function announceLocalRuns(deps: RelayDeps, em: EntityManager, entries: OutboxEntry[]): Promise<void> {
+  for (const [i, entry] of entries.entries()) {
+    try {
+      await relayNow(deps, em, entry);
+    } catch (err) {
+      await release(
+        em,
+        entries.slice(i).map((e) => e.id),
+        err,
+      );
+      throw err;
+    }
+  }
 }

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { sweepQueuedRuns } from '../../domain/runs/recovery';
 import { requestHash, startRunWorkflow } from '../../domain/runs/workflowStarter';
 import { createRunBody } from '../../api/schemas/runs';
+import { OutboxEntry } from '../../db/entities/OutboxEntry';
 import { Run } from '../../db/entities/Run';
 import { initOrm, type Orm } from '../../db/orm';
 import { runWorkflowId } from '../../workflows/messages';
@@ -65,7 +66,10 @@ describe('recovery', () => {
   }, 60_000);
   afterAll(() => h?.close());
 
-  /** A run row as POST /v1/runs commits it, for a process that died before starting its workflow. */
+  /**
+   * A run row and its outbox row as POST /v1/runs commits them, for a process that died before making
+   * the start.
+   */
   async function orphanRun(body: { agentId: string; input: Record<string, unknown> }, key?: string) {
     const identity = await h.orm.em
       .fork()
@@ -75,7 +79,15 @@ describe('recovery', () => {
     run.idempotencyKey = key ?? null;
     run.requestHash = requestHash(createRunBody.parse(body));
     run.createdAt = new Date(Date.now() - 60_000);
-    await h.orm.em.fork().persist(run).flush();
+    const start = new OutboxEntry({
+      kind: 'start_run',
+      runId: run.id,
+      workspaceId: run.workspaceId,
+      agentId: run.agentId,
+      taskQueue: h.config.temporal.taskQueue,
+    });
+    start.createdAt = run.createdAt;
+    await h.orm.em.fork().persist([run, start]).flush();
     return run;
   }
 
@@ -117,7 +129,7 @@ describe('recovery', () => {
     it('the sweep starts the workflow of a run left queued without one, and leaves younger runs alone', async () => {
       const old = await orphanRun({ agentId, input: { script: [{ final: { swept: true } }] } });
       const young = await orphanRun({ agentId, input: { script: [{ final: { young: true } }] } });
-      await h.orm.em.fork().nativeUpdate(Run, { id: young.id }, { createdAt: new Date() });
+      await h.orm.em.fork().nativeUpdate(OutboxEntry, { runId: young.id }, { createdAt: new Date() });
       const started = await sweepQueuedRuns({ orm: h.orm, temporal: h.temporal, config: h.config }, 15);
       expect(started).toBeGreaterThanOrEqual(1);
       expect((await waitForStatus(h, auth, old.id, 'succeeded')).output).toEqual({ swept: true });
