@@ -1,7 +1,9 @@
 import type { Orm } from '../../db/orm';
 import type { Config } from '../../platform/config';
 import type { Logger } from '../../platform/logger';
+import { createModelRegistry, type ModelRegistry } from '../models/registry';
 import { sweepOutbox, type RelayDeps } from '../outbox/relay';
+import { sweepStuckRuns } from './stuck';
 
 interface RecoveryDeps extends RelayDeps {
   orm: Orm;
@@ -22,17 +24,25 @@ export function sweepUnannouncedRuns(deps: RecoveryDeps, graceSeconds: number): 
 }
 
 /**
- * The outbox relay of an API process: every `config.recoverySweepSeconds` it makes the Temporal calls
- * that requests committed but could not make (sweepOutbox); `stop()` ends it. An outage of PostgreSQL
+ * The recovery of an API process, every `config.recoverySweepSeconds`: the outbox relay makes the
+ * Temporal calls that requests committed but could not make (sweepOutbox), then a batch of unfinished
+ * runs is checked against their workflows (sweepStuckRuns). `stop()` ends it. An outage of PostgreSQL
  * or Temporal only makes a sweep fail; the next one tries again.
  */
-export function startRunRecovery(deps: RecoveryDeps & { logger: Logger; config: Config }): { stop(): void } {
+export function startRunRecovery(deps: RecoveryDeps & { logger: Logger; config: Config; models?: ModelRegistry }): {
+  stop(): void;
+} {
   const seconds = deps.config.recoverySweepSeconds;
   if (seconds === 0) return { stop() {} };
+  const models = deps.models ?? createModelRegistry(deps.config.openai);
   let busy = false;
+  let cursor: string | null = null;
   const sweep = async () => {
     const made = await sweepOutbox(deps, seconds);
     if (made) deps.logger.warn({ made }, 'made the Temporal calls that requests left in the outbox');
+    const stuck = await sweepStuckRuns({ ...deps, models }, seconds, cursor);
+    cursor = stuck.next;
+    if (stuck.finished) deps.logger.warn({ finished: stuck.finished }, 'failed the runs whose workflow had closed');
   };
   const timer = setInterval(() => {
     if (busy) return;
