@@ -16,7 +16,7 @@ export interface ActivityDeps {
   temporal: Temporal;
 }
 
-/** The activities of the runs task queue (STYLE: activities-dependency-injection). */
+/** The activities of the runs task queue, built from their dependencies by the worker. */
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createRunActivities({

@@ -40,7 +40,7 @@ export interface AppDeps {
   mailer: Mailer;
   /** Defaults to the registry the configuration describes. */
   models?: ModelRegistry;
-  /** Defaults to the storage `SVC_STORAGE_URL` names (CONTRACT §7). */
+  /** Defaults to the storage `SVC_STORAGE_URL` names (docs/api/files.md). */
   storage?: Storage;
 }
 
@@ -86,7 +86,7 @@ export function createApp(deps: AppDeps): {
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));
-  // STYLE: one EntityManager fork per request.
+  // One EntityManager fork per request.
   app.use((ctx, next) =>
     RequestContext.create(deps.orm.em, async () => {
       ctx.state.em = RequestContext.getEntityManager() as EntityManager;

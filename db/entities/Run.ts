@@ -3,7 +3,7 @@ import type { PendingAction, RunError, RunStatus } from '../../workflows/message
 import { BaseEntity } from './BaseEntity';
 
 /**
- * The read model of a run (CONTRACT §5). The workflow `run-<id>` is the source of truth for
+ * The read model of a run (docs/api/runs.md). The workflow `run-<id>` is the source of truth for
  * transitions; its activities write this row. Plain id columns instead of relations keep the hot
  * paths (create, get, list) to single-table statements.
  */

@@ -4,7 +4,7 @@ import { OutboxEntry, type OutboxCall } from '../../db/entities/OutboxEntry';
 import type { Orm } from '../../db/orm';
 import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
-import { approveSignal, cancelSignal, inputSignal, reviewSignal, runWorkflowId } from '../../workflows/messages';
+import { approveSignal, inputSignal, reviewSignal, runWorkflowId } from '../../workflows/messages';
 import { ensureRunWorkflow } from '../runs/workflowStarter';
 import { announceRun } from '../webhooks/dispatch';
 
@@ -161,7 +161,10 @@ async function perform(deps: RelayDeps, em: EntityManager, call: OutboxCall): Pr
       return;
     }
     case 'cancel_run':
-      await whileOpen(() => client.workflow.getHandle(runWorkflowId(call.runId)).signal(cancelSignal));
+      // Temporal's own cancellation: the workflow turns it into `cancelled` and closes as Canceled.
+      await whileOpen(async () => {
+        await client.workflow.getHandle(runWorkflowId(call.runId)).cancel();
+      });
       return;
     case 'announce_run':
       await announceRun(em.fork(), client, call.taskQueue ?? deps.config.temporal.taskQueue, call.run);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startApi, type Harness } from '../helpers/harness';
 import { addMember, bearer, createKey, setPlan, signUp } from '../helpers/factories';
 
-// CONTRACT §4: agents with immutable versions, the definition route, the catalogues.
+// Agents (docs/api/agents.md) with immutable versions, the definition route, the catalogues.
 describe('agents and catalogues', () => {
   let h: Harness;
   let writer: Record<string, string>;
@@ -62,7 +62,7 @@ describe('agents and catalogues', () => {
     }
   });
 
-  it('adds instructions and saved reads to the definition only when the key also has runner:run (spec §4.3)', async () => {
+  it('adds instructions and saved reads to the definition only when the key also has runner:run', async () => {
     const agent = await (
       await h.request('/v1/agents', {
         method: 'POST',

@@ -1,3 +1,4 @@
+import { runWorkflowId } from '../../workflows/messages';
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForRun, waitForStatus } from '../helpers/runs';
@@ -167,6 +168,22 @@ describe('run lifecycle', () => {
       expect(again.status).toBe(409);
       expect((await again.json()).error.details.status).toBe('cancelled');
     }
+  });
+
+  it('cancels through Temporal: the workflow of a cancelled run shows as Canceled', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ ask: 'q' }] } });
+    await waitForStatus(h, auth, run.id, 'needs_input');
+    expect((await post(`/v1/runs/${run.id}/cancel`)).status).toBe(202);
+    expect(await waitForStatus(h, auth, run.id, 'cancelled')).toMatchObject({ pendingAction: null, output: null });
+    const handle = h.temporal.client.workflow.getHandle(runWorkflowId(run.id));
+    const deadline = Date.now() + 10_000;
+    let status = (await handle.describe()).status.name;
+    while (status !== 'CANCELLED' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await handle.describe()).status.name;
+    }
+    expect(status).toBe('CANCELLED');
   });
 
   it('cancels a queued run: it ends cancelled without ever running', async () => {
