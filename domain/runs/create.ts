@@ -114,7 +114,7 @@ function startCall(deps: CreateRunDeps, run: Run): OutboxCall {
  * row ends `failed` with its final event (so a stream or a wait on it ends), its Idempotency-Key is
  * free again for the caller's retry, and its `run.failed` announcement waits in the outbox. Should the
  * start have reached Temporal after all, the workflow finds the run failed and does not execute it.
- * False when the sweep made the start meanwhile: the run goes on.
+ * False when the start was made after all (by the sweep, or late): the run goes on.
  */
 async function giveUp(em: EntityManager, run: Run, start: OutboxEntry, taskQueue: string): Promise<boolean> {
   const patch = {
@@ -123,15 +123,24 @@ async function giveUp(em: EntityManager, run: Run, start: OutboxEntry, taskQueue
     completedAt: new Date(),
     idempotencyKey: null,
   };
-  return em.transactional(async (tx) => {
-    if (!(await withdraw(tx, start.id))) return false;
-    Object.assign(run, patch);
-    await tx.nativeUpdate(Run, { id: run.id }, patch);
-    await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
-    enqueue(tx, { kind: 'announce_run', run: announced(run), taskQueue });
+  try {
+    await em.transactional(async (tx) => {
+      if (!(await withdraw(tx, start.id))) throw new StartWentThrough();
+      // A start that reached Temporal despite the deadline may have moved the run on already.
+      if ((await tx.nativeUpdate(Run, { id: run.id, status: 'queued' }, patch)) === 0) throw new StartWentThrough();
+      Object.assign(run, patch);
+      await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
+      enqueue(tx, { kind: 'announce_run', run: announced(run), taskQueue });
+    });
     return true;
-  });
+  } catch (err) {
+    if (err instanceof StartWentThrough) return false;
+    throw err;
+  }
 }
+
+/** Rolls giveUp back: the start was made after all, and the run goes on. */
+class StartWentThrough extends Error {}
 
 /** The run an earlier create with this key made, or null; a different body under the key is 409. */
 async function replay(
