@@ -4,29 +4,8 @@ import type { Config } from '../../platform/config';
 import type { Logger } from '../../platform/logger';
 import { announceLocalRuns, recordLocalRuns } from '../../domain/runs/localRuns';
 import type { Temporal } from '../../platform/temporal';
+import { localRunsBody } from '../schemas/runs';
 import { defineRoute, type RouteDef } from './route';
-
-const localRun = z.object({
-  input: z.record(z.string(), z.unknown()).default({}),
-  status: z.enum(['succeeded', 'failed']),
-  output: z.unknown().optional(),
-  error: z
-    .object({ code: z.string().min(1).max(100), message: z.string().max(10_000) })
-    .nullable()
-    .optional(),
-  startedAt: z.iso.datetime(),
-  completedAt: z.iso.datetime(),
-  usage: z.object({ inputTokens: z.number().int().min(0), outputTokens: z.number().int().min(0) }).optional(),
-});
-
-export const localRunsBody = z.object({
-  agentId: z.uuid(),
-  runs: z
-    .array(localRun)
-    .min(1)
-    .max(100)
-    .refine((runs) => runs.every((r) => r.startedAt <= r.completedAt), 'startedAt must not be after completedAt'),
-});
 
 /**
  * `POST /v1/local-runs` (scope `runner:run`, docs/api/runs.md): a local runner reports a batch of runs

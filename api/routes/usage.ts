@@ -1,23 +1,7 @@
 import { z } from 'zod';
 import { balance, usageReport } from '../../domain/usage/usage';
+import { usageOut, usageQuery } from '../schemas/usage';
 import { defineRoute, type RouteDef } from './route';
-
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD');
-export const usageQuery = z.object({ from: day, to: day });
-
-const totals = {
-  runs: z.number().int(),
-  inputTokens: z.number().int(),
-  outputTokens: z.number().int(),
-  costUsd: z.number(),
-};
-const usageOut = z.object({
-  from: day,
-  to: day,
-  ...totals,
-  byDay: z.array(z.object({ date: day, ...totals })),
-  byAgent: z.array(z.object({ agentId: z.uuid(), ...totals })),
-});
 
 /** Usage totals over finished runs and the credit balance (docs/api/billing.md). */
 export function usageRoutes(): RouteDef[] {
