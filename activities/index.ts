@@ -1,7 +1,7 @@
 import type { Config } from '../platform/config';
 import type { Orm } from '../db/orm';
 import type { ModelRegistry } from '../domain/models/registry';
-import { createRunActivities } from '../domain/runs/execution';
+import { createRunActivities } from './runs';
 import type { ToolRegistry } from '../domain/tools/registry';
 import type { Temporal } from '../platform/temporal';
 import { announceRun, recordRunDeliveries, type AnnouncedRun } from '../domain/webhooks/dispatch';
@@ -16,7 +16,7 @@ export interface ActivityDeps {
   temporal: Temporal;
 }
 
-/** The activities of the runs task queue (STYLE: activities-dependency-injection). */
+/** The activities of the runs task queue, built from their dependencies by the worker. */
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createRunActivities({

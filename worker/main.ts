@@ -19,7 +19,7 @@ export interface ServiceWorker {
 /**
  * Builds the process's two Temporal workers: the runs task queue (the workflows and the runs'
  * activities) and the webhook task queue (delivery attempts), so deliveries have activity slots of
- * their own and hanging receivers can never starve the runs (issue #4).
+ * their own and hanging receivers can never starve the runs.
  */
 export async function createWorker(
   config: Config,
@@ -31,7 +31,7 @@ export async function createWorker(
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    // Tests bundle the workflows once per suite and hand the bundle in (STYLE: samples-typescript tests).
+    // Tests bundle the workflows once per suite and hand the bundle in (see test/helpers/worker.ts).
     ...(opts.workflowBundle
       ? { workflowBundle: opts.workflowBundle }
       : { workflowsPath: require.resolve('../workflows') }),

@@ -2,10 +2,10 @@ import { defineQuery, defineSignal } from '@temporalio/workflow';
 
 /**
  * The run workflow's message surface, declared once and imported by both the API and the workflow
- * (STYLE: samples-typescript message-passing). Payloads are plain JSON.
+ * (signals and queries next to their payload types). Payloads are plain JSON.
  */
 
-/** spec §3, CONTRACT §5. Terminal: succeeded, failed, cancelled. */
+/** The statuses of a run (docs/api/runs.md). Terminal: succeeded, failed, cancelled. */
 export const RUN_STATUSES = [
   'queued',
   'running',
@@ -61,5 +61,5 @@ export interface RunWorkflowArgs {
   runId: string;
 }
 
-/** CONTRACT §5: workflow id `run-<runId>` on task queue `runs`. */
+/** The run's workflow id, `run-<runId>`, on the runs task queue (docs/api/runs.md). */
 export const runWorkflowId = (runId: string) => `run-${runId}`;

@@ -5,6 +5,7 @@ import {
   allHandlersFinished,
   condition,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -52,7 +53,7 @@ const RUN_FAILURE_CODES: readonly string[] = Object.values(RunFailure);
 function runError(err: unknown): RunError {
   const failure = err instanceof ActivityFailure ? err.cause : err;
   // Only our own codes pass through: Temporal names any other thrown error's type after its class
-  // (`ModelError`, `TypeError`), which is no error code of CONTRACT §4-§5.
+  // (`ModelError`, `TypeError`), which is no error code of docs/api/errors.md.
   if (failure instanceof ApplicationFailure && failure.type && RUN_FAILURE_CODES.includes(failure.type)) {
     return { code: failure.type, message: failure.message };
   }
@@ -63,12 +64,22 @@ function runError(err: unknown): RunError {
 const fail = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
 
 /**
- * One run of an agent (CONTRACT §5): queued → running → (needs_input | needs_approval | needs_review →
- * running)* → succeeded | failed, or cancelled from any non-terminal status. The workflow decides every
- * transition; activities write the read model. Deterministic: only workflow APIs and activities.
+ * Marks the histories in which a cancel of the workflow (Temporal's own cancellation, what the API sends)
+ * closes it as Canceled after it wrote `cancelled`; histories from before complete instead.
+ */
+const TEMPORAL_CANCELLATION = 'run-temporal-cancellation';
+
+/**
+ * One run of an agent (docs/api/runs.md): queued → running → (needs_input | needs_approval |
+ * needs_review → running)* → succeeded | failed, or cancelled from any non-terminal status. The workflow
+ * decides every transition; activities write the read model. Deterministic: only workflow APIs and
+ * activities. A cancel of the workflow cancels what runs (a gate's wait, an in-flight model or tool
+ * call through its activity's cancellation), writes `cancelled` and closes the workflow as Canceled.
  */
 export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState> {
   const state: RunState = { status: 'queued', pendingAction: null, output: null, error: null };
+  const closesAsCancelled = patched(TEMPORAL_CANCELLATION);
+  const root = CancellationScope.current();
   const main = new CancellationScope();
   let answer: InputPayload | ApprovePayload | ReviewPayload | undefined;
   let cancelRequested = false;
@@ -76,12 +87,13 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
   let step = 0;
 
   setHandler(stateQuery, () => state);
+  // The cancel signal of the API before it cancelled through Temporal, kept for the runs it reached.
   setHandler(cancelSignal, () => {
     if (finishing || cancelRequested || TERMINAL_STATUSES.includes(state.status)) return;
     cancelRequested = true;
     main.cancel();
   });
-  // A stale or repeated answer changes nothing (CONTRACT §5): it must name the pending action, if it names one.
+  // A stale or repeated answer changes nothing: it must name the pending action, if it names one.
   const accept = (type: PendingAction['type']) => (payload: InputPayload | ApprovePayload | ReviewPayload) => {
     const pending = state.pendingAction;
     if (!pending || pending.type !== type || answer !== undefined) return;
@@ -180,15 +192,18 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
   }
 
   let final: TransitionPatch;
+  let cancellation: unknown;
   try {
     const output = await main.run(execute);
     if (endedBeforeStart) return state;
     final = { status: 'succeeded', output, pendingAction: null };
   } catch (err) {
-    final =
-      cancelRequested && isCancellation(err)
-        ? { status: 'cancelled', pendingAction: null }
-        : { status: 'failed', error: runError(err), pendingAction: null };
+    if (isCancellation(err) && (cancelRequested || root.consideredCancelled)) {
+      cancellation = err;
+      final = { status: 'cancelled', pendingAction: null };
+    } else {
+      final = { status: 'failed', error: runError(err), pendingAction: null };
+    }
   }
   finishing = true;
   state.output = final.output ?? null;
@@ -199,7 +214,8 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     state.pendingAction = null;
     upsertSearchAttributes([{ key: SvcRunStatus, value: final.status }]);
     await store.finishRun(runId, final);
+    await condition(allHandlersFinished);
   });
-  await condition(allHandlersFinished);
+  if (closesAsCancelled && root.consideredCancelled && final.status === 'cancelled') throw cancellation;
   return state;
 }

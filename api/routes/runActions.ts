@@ -1,68 +1,21 @@
 import type { z } from 'zod';
-import { Feedback } from '../../db/entities/Feedback';
-import { Run } from '../../db/entities/Run';
-import {
-  approveSignal,
-  cancelSignal,
-  inputSignal,
-  reviewSignal,
-  runWorkflowId,
-  TERMINAL_STATUSES,
-  type RunStatus,
-} from '../../workflows/messages';
-import type { AppContext } from '../context';
-import { ApiError } from '../../domain/errors';
-import { idParams } from '../schemas/common';
-import { serializeRun } from '../../domain/runs/presenters';
-import { approveBody, feedbackBody, inputBody, reviewBody, runOut } from '../schemas/runs';
-import type { Temporal } from '../../platform/temporal';
-import { findRun } from './runs';
-import { defineRoute, type RouteDef } from './route';
 import { z as zod } from 'zod';
+import { answerGate, cancelRun, recordFeedback, type GateAnswer } from '../../domain/runs/actions';
+import { serializeRun } from '../../domain/runs/presenters';
+import type { RelayDeps } from '../../domain/outbox/relay';
+import type { AppContext } from '../context';
+import { idParams } from '../schemas/common';
+import { approveBody, feedbackBody, inputBody, reviewBody, runOut } from '../schemas/runs';
+import { defineRoute, type RouteDef } from './route';
 
 type IdParams = z.infer<typeof idParams>;
 
-const invalidState = (status: RunStatus) =>
-  new ApiError('run.invalid_state', `The run is ${status}; this action does not apply`, { status });
-
-/**
- * CONTRACT §5 input/approve/review/cancel/feedback. The API claims the pending action in the read
- * model with one conditional UPDATE, so of two answers to the same action exactly one is accepted
- * (the other gets 409), then signals the workflow, which stays the judge of the transition.
- */
-export function runActionRoutes(deps: { temporal: Temporal }): RouteDef[] {
-  const handle = (runId: string) => deps.temporal.client.workflow.getHandle(runWorkflowId(runId));
-
-  async function answer(
-    ctx: AppContext,
-    runId: string,
-    status: 'needs_input' | 'needs_approval' | 'needs_review',
-    actionId: string | undefined,
-    send: (claimedActionId: string) => Promise<void>,
-  ): Promise<void> {
-    const em = ctx.state.em;
-    const workspaceId = ctx.state.identity!.workspaceId;
-    const claimed: Array<{ action_id: string }> = await em.getConnection().execute(
-      `update runs set answered_action_id = pending_action->>'id', updated_at = now()
-       where id = ? and workspace_id = ? and status = ? and pending_action is not null
-         and (?::text is null or pending_action->>'id' = ?)
-         and answered_action_id is distinct from pending_action->>'id'
-       returning pending_action->>'id' as action_id`,
-      [runId, workspaceId, status, actionId ?? null, actionId ?? null],
-    );
-    if (claimed.length === 0) {
-      const run = await findRun(em, workspaceId, runId);
-      throw invalidState(run.status);
-    }
-    try {
-      await deps.temporal.call(() => send(claimed[0].action_id));
-    } catch (err) {
-      // Temporal did not take the answer: release the claim so the caller can retry.
-      await em.nativeUpdate(Run, { id: runId, answeredActionId: claimed[0].action_id }, { answeredActionId: null });
-      throw err;
-    }
+/** The answers to a run's gates, cancel and feedback (docs/api/runs.md). */
+export function runActionRoutes(deps: RelayDeps): RouteDef[] {
+  async function answer(ctx: AppContext, runId: string, actionId: string | undefined, given: GateAnswer) {
+    const run = await answerGate(deps, ctx.state.em, ctx.state.identity!.workspaceId, runId, actionId, given);
     ctx.status = 202;
-    ctx.body = serializeRun(await em.fork().findOneOrFail(Run, runId));
+    ctx.body = serializeRun(run);
   }
 
   const base = { tag: 'runs', access: { auth: 'any', scope: 'runs:write' } as const, params: idParams };
@@ -77,9 +30,7 @@ export function runActionRoutes(deps: { temporal: Temporal }): RouteDef[] {
       body: inputBody,
       responses: accepted,
       async handler(ctx, { params, body }) {
-        await answer(ctx, params.id, 'needs_input', body.actionId, (actionId) =>
-          handle(params.id).signal(inputSignal, { actionId, answer: body.answer }),
-        );
+        await answer(ctx, params.id, body.actionId, { gate: 'input', payload: { answer: body.answer } });
       },
     }),
     defineRoute<z.infer<typeof approveBody>, undefined, IdParams>({
@@ -90,9 +41,10 @@ export function runActionRoutes(deps: { temporal: Temporal }): RouteDef[] {
       body: approveBody,
       responses: accepted,
       async handler(ctx, { params, body }) {
-        await answer(ctx, params.id, 'needs_approval', body.actionId, (actionId) =>
-          handle(params.id).signal(approveSignal, { actionId, approved: body.approved, comment: body.comment }),
-        );
+        await answer(ctx, params.id, body.actionId, {
+          gate: 'approve',
+          payload: { approved: body.approved, comment: body.comment },
+        });
       },
     }),
     defineRoute<z.infer<typeof reviewBody>, undefined, IdParams>({
@@ -103,13 +55,10 @@ export function runActionRoutes(deps: { temporal: Temporal }): RouteDef[] {
       body: reviewBody,
       responses: accepted,
       async handler(ctx, { params, body }) {
-        await answer(ctx, params.id, 'needs_review', body.actionId, (actionId) =>
-          handle(params.id).signal(reviewSignal, {
-            actionId,
-            accept: body.accept,
-            correctedOutput: body.correctedOutput,
-          }),
-        );
+        await answer(ctx, params.id, body.actionId, {
+          gate: 'review',
+          payload: { accept: body.accept, correctedOutput: body.correctedOutput },
+        });
       },
     }),
     defineRoute<undefined, undefined, IdParams>({
@@ -119,10 +68,7 @@ export function runActionRoutes(deps: { temporal: Temporal }): RouteDef[] {
       summary: 'Cancel a run in any non-terminal status',
       responses: accepted,
       async handler(ctx, { params }) {
-        const em = ctx.state.em;
-        const run = await findRun(em, ctx.state.identity!.workspaceId, params.id);
-        if (TERMINAL_STATUSES.includes(run.status)) throw invalidState(run.status);
-        await deps.temporal.call(() => handle(run.id).signal(cancelSignal));
+        const run = await cancelRun(deps, ctx.state.em, ctx.state.identity!.workspaceId, params.id);
         ctx.status = 202;
         ctx.body = serializeRun(run);
       },
@@ -149,20 +95,11 @@ export function runActionRoutes(deps: { temporal: Temporal }): RouteDef[] {
         },
       },
       async handler(ctx, { params, body }) {
-        const em = ctx.state.em;
-        const run = await findRun(em, ctx.state.identity!.workspaceId, params.id);
-        const fb = new Feedback(
-          run.id,
-          run.workspaceId,
-          body.rating,
-          body.correctedOutput ?? null,
-          body.comment ?? null,
-        );
-        await em.persist(fb).flush();
+        const fb = await recordFeedback(ctx.state.em, ctx.state.identity!.workspaceId, params.id, body);
         ctx.status = 201;
         ctx.body = {
           id: fb.id,
-          runId: run.id,
+          runId: fb.runId,
           rating: fb.rating,
           correctedOutput: fb.correctedOutput,
           comment: fb.comment,

@@ -3,14 +3,14 @@ import type { z } from 'zod';
 import { TERMINAL_STATUSES } from '../../workflows/messages';
 import type { RunEventHub } from '../../domain/runs/eventHub';
 import { idParams } from '../schemas/common';
-import { findRun } from './runs';
+import { findRun } from '../../domain/runs/find';
 import { defineRoute, type RouteDef } from './route';
 
 type IdParams = z.infer<typeof idParams>;
 const KEEPALIVE_MS = 15_000;
 
 /**
- * CONTRACT §5 `GET /v1/runs/{id}/events`: server-sent events from the stored event log (`id: <seq>`,
+ * `GET /v1/runs/{id}/events` (docs/api/runs.md): server-sent events from the stored event log (`id: <seq>`,
  * `event: run.status | run.step`, `data: <json>`), resuming after `Last-Event-ID`, woken by PostgreSQL
  * NOTIFY rather than by polling Temporal, and ended after a terminal status.
  */

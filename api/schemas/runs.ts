@@ -68,3 +68,26 @@ export const stepOut = z.object({
   startedAt: z.iso.datetime(),
   completedAt: z.iso.datetime().nullable(),
 });
+
+/** `POST /v1/local-runs`: a batch of runs a local runner executed itself. */
+const localRun = z.object({
+  input: z.record(z.string(), z.unknown()).default({}),
+  status: z.enum(['succeeded', 'failed']),
+  output: z.unknown().optional(),
+  error: z
+    .object({ code: z.string().min(1).max(100), message: z.string().max(10_000) })
+    .nullable()
+    .optional(),
+  startedAt: z.iso.datetime(),
+  completedAt: z.iso.datetime(),
+  usage: z.object({ inputTokens: z.number().int().min(0), outputTokens: z.number().int().min(0) }).optional(),
+});
+
+export const localRunsBody = z.object({
+  agentId: z.uuid(),
+  runs: z
+    .array(localRun)
+    .min(1)
+    .max(100)
+    .refine((runs) => runs.every((r) => r.startedAt <= r.completedAt), 'startedAt must not be after completedAt'),
+});

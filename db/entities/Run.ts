@@ -27,8 +27,6 @@ export class Run extends BaseEntity {
   origin: 'temporal' | 'local' = 'temporal';
   /** The pending action an API request has already answered: a second answer to it is refused (409). */
   answeredActionId: string | null = null;
-  /** Its webhooks are still to be announced: a local run, or one whose workflow never started (domain/runs/recovery.ts). */
-  announcePending = false;
 
   constructor(
     public workspaceId: string,
@@ -61,14 +59,10 @@ export const RunSchema = new EntitySchema<Run, BaseEntity>({
       name: 'runs_user_id_index',
       expression: 'create index "runs_user_id_index" on "runs" ("user_id") where "user_id" is not null',
     },
-    // The sweeps: runs left queued, and runs whose webhooks are still to be announced.
+    // The sweep of runs left queued.
     {
       name: 'runs_queued_created_index',
       expression: `create index "runs_queued_created_index" on "runs" ("created_at") where "status" = 'queued'`,
-    },
-    {
-      name: 'runs_announce_pending_index',
-      expression: 'create index "runs_announce_pending_index" on "runs" ("created_at") where "announce_pending"',
     },
   ],
   properties: {
@@ -101,6 +95,5 @@ export const RunSchema = new EntitySchema<Run, BaseEntity>({
     requestHash: { type: 'string', length: 64, nullable: true },
     origin: { type: 'string', length: 16 },
     answeredActionId: { type: 'string', length: 64, nullable: true },
-    announcePending: { type: 'boolean' },
   },
 });

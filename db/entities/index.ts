@@ -8,6 +8,7 @@ import { RunStepSchema } from './RunStep';
 import { BaseEntitySchema } from './BaseEntity';
 import { LedgerEntrySchema } from './LedgerEntry';
 import { MembershipSchema } from './Membership';
+import { OutboxEntrySchema } from './OutboxEntry';
 import { SessionSchema } from './Session';
 import { UserSchema } from './User';
 import { WebhookDeliverySchema, WebhookSubscriptionSchema } from './Webhook';
@@ -23,6 +24,7 @@ export * from './RunStep';
 export * from './BaseEntity';
 export * from './LedgerEntry';
 export * from './Membership';
+export * from './OutboxEntry';
 export * from './Session';
 export * from './User';
 export * from './Webhook';
@@ -46,4 +48,5 @@ export const entities = [
   WebhookDeliverySchema,
   FolderSchema,
   FileSchema,
+  OutboxEntrySchema,
 ];

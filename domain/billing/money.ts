@@ -1,4 +1,4 @@
-/** CONTRACT conventions: money is stored as integer micro-USD and shown as USD rounded to 6 decimals. */
+/** Money is stored as integer micro-USD and shown as USD rounded to 6 decimals. */
 export const MICROS_PER_USD = 1_000_000;
 
 export function usdToMicros(usd: number): number {

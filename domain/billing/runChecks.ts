@@ -10,7 +10,7 @@ import { microsToUsd, usdToMicros } from './money';
 import { spentThisMonthMicros } from './spend';
 
 /**
- * The pre-flight checks of run creation after the agent and file checks (CONTRACT §5 order):
+ * The pre-flight checks of run creation after the agent and file checks (the order of docs/api/runs.md):
  * unverified-session limit (403), key spend cap (402), credits (402).
  */
 export async function checkRunAllowed(
@@ -21,7 +21,7 @@ export async function checkRunAllowed(
   config: Config,
 ): Promise<void> {
   if (identity.actor === 'session' && !identity.emailVerified) {
-    // spec §5 "Unverified session accounts": API keys are never subject to this.
+    // Only unverified session accounts are limited (docs/api/billing.md); API keys never are.
     const [{ count }] = await em
       .getConnection()
       .execute<Array<{ count: string }>>('select count(*) from runs where user_id = ?', [identity.userId]);

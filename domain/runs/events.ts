@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-/** The PostgreSQL channel that wakes the API's event streams (CONTRACT §5 events, no Temporal polling). */
+/** The PostgreSQL channel that wakes the API's event streams (docs/api/runs.md, events; Temporal is never polled). */
 export const RUN_EVENTS_CHANNEL = 'svc_run_events';
 
 export type RunEventType = 'run.status' | 'run.step';

@@ -1,30 +1,30 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { serializeRun, serializeStep } from './presenters';
 import { AgentVersion } from '../../db/entities/Agent';
-import { LedgerEntry } from '../../db/entities/LedgerEntry';
 import { Run } from '../../db/entities/Run';
 import { RunStep, type StepStatus, type StepType } from '../../db/entities/RunStep';
-import { Workspace } from '../../db/entities/Workspace';
 import type { Orm } from '../../db/orm';
-import type { AgentSettings } from '../../db/entities/Agent';
-import {
-  TERMINAL_STATUSES as TERMINAL,
-  type PendingAction,
-  type RunError,
-  type RunStatus,
-} from '../../workflows/messages';
-import { RunFailure } from '../../workflows/failures';
+import { TERMINAL_STATUSES as TERMINAL, type RunStatus } from '../../workflows/messages';
 import type { RunPlan, TransitionPatch } from '../../workflows/activityTypes';
 import { untilDatabaseAnswers } from '../../platform/database/wait';
 import { appendRunEvent } from './events';
 import { ANNOUNCED } from '../webhooks/dispatch';
 import type { ModelRegistry } from '../models/registry';
-import { ModelError, type ChatMessage, type ToolCall, type ToolSpec, type TurnResult } from '../models/types';
+import type { ModelTurnRequest } from '../../workflows/activityTypes';
+import type { ToolCall, TurnResult } from '../models/types';
+import { chargeRun } from '../billing/charge';
 import type { ToolRegistry } from '../tools/registry';
 
-export interface RunActivityDeps {
+/** A run that cannot execute at all (its row or its agent version vanished): retrying cannot help. */
+export class RunNotExecutable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunNotExecutable';
+  }
+}
+
+export interface RunExecutionDeps {
   orm: Orm;
   models: ModelRegistry;
   tools: ToolRegistry;
@@ -33,40 +33,22 @@ export interface RunActivityDeps {
 }
 
 /**
- * The run workflow's side effects (STYLE: a factory that receives its dependencies). Each activity is
- * idempotent, because Temporal may run it again after a worker dies mid-way.
+ * The run workflow's side effects on the read model, the model and the tools, free of Temporal (the
+ * adapter is activities/runs.ts). Each is idempotent, because Temporal may run it again after a worker
+ * dies mid-way. Long calls take an AbortSignal: cancelling the run aborts them.
  */
-export function createRunActivities(deps: RunActivityDeps) {
+export function createRunExecution(deps: RunExecutionDeps) {
   const { orm } = deps;
 
   async function transition(runId: string, patch: TransitionPatch): Promise<void> {
-    const row = await orm.em.fork().transactional(async (em) => {
-      const row = await em.findOneOrFail(Run, runId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      // A replayed activity after a crash may find its change already made, and a finished run never
-      // changes again: do nothing twice.
-      const nextPending = patch.pendingAction === undefined ? row.pendingAction : patch.pendingAction;
-      if (TERMINAL.includes(row.status)) return row;
-      if (row.status === patch.status && (row.pendingAction?.id ?? null) === (nextPending?.id ?? null)) return row;
-      applyPatch(row, patch);
-      await em.flush();
-      await appendRunEvent(em, runId, 'run.status', serializeRun(row));
-      return row;
-    });
-    // Announced even when this call found its change already made: the fan-out is idempotent, so a
-    // retry after a crash between the commit and the fan-out still delivers (spec §6).
-    if (deps.onStatus && row.status === patch.status && ANNOUNCED[row.status]) await deps.onStatus(row);
+    const row = await orm.em.fork().transactional((em) => applyTransition(em, runId, patch));
+    await announce(row, patch);
   }
 
-  function applyPatch(row: Run, patch: TransitionPatch): void {
-    row.status = patch.status;
-    if (patch.pendingAction !== undefined) row.pendingAction = patch.pendingAction;
-    if (patch.output !== undefined) row.output = patch.output;
-    if (patch.error !== undefined) row.error = patch.error;
-    if (patch.status === 'running' && !row.startedAt) row.startedAt = new Date();
-    if (TERMINAL.includes(patch.status)) {
-      row.completedAt ??= new Date();
-      row.pendingAction = null;
-    }
+  // Announced even when this call found its change already made: the fan-out is idempotent, so a
+  // retry after a crash between the commit and the fan-out still delivers.
+  async function announce(row: Run, patch: TransitionPatch): Promise<void> {
+    if (deps.onStatus && row.status === patch.status && ANNOUNCED[row.status]) await deps.onStatus(row);
   }
 
   async function upsertStep(
@@ -90,35 +72,24 @@ export function createRunActivities(deps: RunActivityDeps) {
     await appendRunEvent(em, runId, 'run.step', serializeStep(step));
   }
 
-  /** A transaction of an activity with a small retry budget: waits out a database outage (databaseWait.ts). */
+  /** A transaction that waits out a database outage (platform/database/wait.ts) until `signal` aborts. */
   function writeWaiting(signal: AbortSignal, fn: (em: EntityManager) => Promise<void>): Promise<void> {
     return untilDatabaseAnswers(() => orm.em.fork().transactional(fn), signal);
   }
 
   return {
     /**
-     * Loads what the run executes and moves it queued → running (no webhook: spec §3). Returns the
+     * Loads what the run executes and moves it queued → running (never announced: docs/api/webhooks.md). Returns the
      * status instead when the run already ended: its start was reported failed to the caller (the API
      * could not confirm it in time), so it must not run behind the caller's back.
      */
     async startRun(runId: string): Promise<RunPlan | { endedAs: RunStatus }> {
       const em = orm.em.fork();
       const run = await em.findOne(Run, runId);
-      if (!run)
-        throw ApplicationFailure.create({
-          type: RunFailure.agentMissing,
-          message: 'run row missing',
-          nonRetryable: true,
-        });
+      if (!run) throw new RunNotExecutable('run row missing');
       if (TERMINAL.includes(run.status)) return { endedAs: run.status };
       const version = await em.findOne(AgentVersion, { agent: run.agentId, version: run.agentVersion });
-      if (!version) {
-        throw ApplicationFailure.create({
-          type: RunFailure.agentMissing,
-          message: 'agent version missing',
-          nonRetryable: true,
-        });
-      }
+      if (!version) throw new RunNotExecutable('agent version missing');
       if (run.status === 'queued') await transition(runId, { status: 'running' });
       return {
         modelId: version.modelId,
@@ -143,129 +114,109 @@ export function createRunActivities(deps: RunActivityDeps) {
     },
 
     /**
-     * One model turn. Cancelling the run aborts the HTTP call through the activity's cancellation
-     * signal. The step writes around the call wait out a database outage inside the attempt
-     * (untilDatabaseAnswers), so the model's 3 attempts are spent on the model alone.
+     * One model turn; `signal` aborts the HTTP call. The step writes around the call wait out a
+     * database outage inside the attempt (untilDatabaseAnswers), so the model's attempts are spent on
+     * the model alone. A failed call rejects with the provider's ModelError.
      */
-    async modelTurn(
-      runId: string,
-      index: number,
-      req: {
-        modelId: string;
-        instructions: string | null;
-        input: Record<string, unknown>;
-        messages: ChatMessage[];
-        tools: ToolSpec[];
-      },
-    ): Promise<TurnResult> {
-      return withHeartbeat(async (signal) => {
-        const write = (fn: (em: EntityManager) => Promise<void>) => writeWaiting(signal, fn);
-        await write((em) => upsertStep(em, runId, index, 'model', 'running', { modelId: req.modelId }));
-        let result: TurnResult;
-        try {
-          result = await deps.models.turn(
-            {
-              modelId: req.modelId,
-              instructions: req.instructions,
-              runInput: req.input,
-              messages: req.messages,
-              tools: req.tools,
-            },
-            signal,
-          );
-        } catch (err) {
-          if (err instanceof ModelError && !err.retryable) {
-            throw ApplicationFailure.create({ type: RunFailure.modelError, message: err.message, nonRetryable: true });
-          }
-          throw err;
+    async modelTurn(runId: string, index: number, req: ModelTurnRequest, signal: AbortSignal): Promise<TurnResult> {
+      const write = (fn: (em: EntityManager) => Promise<void>) => writeWaiting(signal, fn);
+      await write((em) => upsertStep(em, runId, index, 'model', 'running', { modelId: req.modelId }));
+      const result = await deps.models.turn(
+        {
+          modelId: req.modelId,
+          instructions: req.instructions,
+          runInput: req.input,
+          messages: req.messages,
+          tools: req.tools,
+        },
+        signal,
+      );
+      await write(async (em) => {
+        // Count a turn's tokens once even if this activity is retried after the update committed.
+        const step = await em.findOne(RunStep, { runId, index });
+        if (step && step.status === 'running') {
+          await em
+            .getConnection()
+            .execute(
+              'update runs set input_tokens = input_tokens + ?, output_tokens = output_tokens + ? where id = ?',
+              [result.usage.inputTokens, result.usage.outputTokens, runId],
+              'run',
+              em.getTransactionContext(),
+            );
         }
-        await write(async (em) => {
-          // Count a turn's tokens once even if this activity is retried after the update committed.
-          const step = await em.findOne(RunStep, { runId, index });
-          if (step && step.status === 'running') {
-            await em
-              .getConnection()
-              .execute(
-                'update runs set input_tokens = input_tokens + ?, output_tokens = output_tokens + ? where id = ?',
-                [result.usage.inputTokens, result.usage.outputTokens, runId],
-                'run',
-                em.getTransactionContext(),
-              );
-          }
-          await upsertStep(em, runId, index, 'model', result.kind === 'fail' ? 'failed' : 'succeeded', {
-            result: result.kind,
-            usage: result.usage,
-          });
+        await upsertStep(em, runId, index, 'model', result.kind === 'fail' ? 'failed' : 'succeeded', {
+          result: result.kind,
+          usage: result.usage,
         });
-        return result;
       });
+      return result;
     },
 
     /** Executes a non-human tool call and returns its result as text for the model. */
-    async runTool(runId: string, index: number, call: ToolCall): Promise<string> {
-      return withHeartbeat(async (signal) => {
-        const write = (status: StepStatus, detail: Record<string, unknown>) =>
-          writeWaiting(signal, (em) => upsertStep(em, runId, index, 'tool', status, detail));
-        await write('running', { tool: call.name, args: call.args });
-        let result: string;
-        try {
-          result = await deps.tools.run(call, signal);
-        } catch (err) {
-          const message = err instanceof Error ? err.message : String(err);
-          await write('failed', { error: message });
-          // A failed tool is reported to the model as the tool result, not as a failed run.
-          return JSON.stringify({ error: message });
-        }
-        await write('succeeded', { result });
-        return result;
-      });
+    async runTool(runId: string, index: number, call: ToolCall, signal: AbortSignal): Promise<string> {
+      const write = (status: StepStatus, detail: Record<string, unknown>) =>
+        writeWaiting(signal, (em) => upsertStep(em, runId, index, 'tool', status, detail));
+      await write('running', { tool: call.name, args: call.args });
+      let result: string;
+      try {
+        result = await deps.tools.run(call, signal);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        await write('failed', { error: message });
+        // A failed tool is reported to the model as the tool result, not as a failed run.
+        return JSON.stringify({ error: message });
+      }
+      await write('succeeded', { result });
+      return result;
     },
 
     /**
-     * Ends the run: terminal status, output or error, and the charge (CONTRACT §8: charged when it
-     * ends, one ledger row per charge). The ledger's unique run id makes a retried call charge once.
+     * Ends the run: its terminal status, output or error, and its charge, in one transaction
+     * (docs/api/billing.md: charged when it ends, one ledger row per run).
      */
     async finishRun(runId: string, patch: TransitionPatch): Promise<void> {
-      await orm.em.fork().transactional(async (em) => {
-        const run = await em.findOneOrFail(Run, runId);
-        const charged = await em.count(LedgerEntry, { runId });
-        if (charged > 0) return;
-        const model = deps.models.get(
-          (await em.findOneOrFail(AgentVersion, { agent: run.agentId, version: run.agentVersion })).modelId,
-        );
-        const pricing = model?.pricing ?? { perRunUsd: 0, inputPerMTokUsd: 0, outputPerMTokUsd: 0 };
-        // The per-run price applies once the run started; tokens are charged as used.
-        const perRun = run.startedAt ? pricing.perRunUsd : 0;
-        const costMicros = Math.round(
-          (perRun + (run.inputTokens * pricing.inputPerMTokUsd + run.outputTokens * pricing.outputPerMTokUsd) / 1e6) *
-            1e6,
-        );
-        run.costMicros = costMicros;
-        const workspace = await em.findOneOrFail(Workspace, run.workspaceId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        workspace.creditBalanceMicros -= costMicros;
-        const entry = new LedgerEntry(workspace, 'charge', -costMicros, `Run ${runId}`);
-        entry.runId = runId;
-        entry.apiKeyId = run.apiKeyId;
-        em.persist(entry);
-        await em.flush();
-      });
-      await transition(runId, patch);
+      const row = await orm.em.fork().transactional((em) => finishInTransaction(em, deps.models, runId, patch));
+      await announce(row, patch);
     },
   };
 }
 
-export type RunActivities = ReturnType<typeof createRunActivities>;
+export type RunExecution = ReturnType<typeof createRunExecution>;
 
 /**
- * Runs an activity body while heartbeating every second: a dead worker is noticed within the
- * heartbeat timeout, and a cancel reaches the body through `signal` (heartbeats carry it).
+ * Applies a status change to the run row and stores its event, in the caller's transaction. A
+ * repeated change (a retried activity) and any change of a finished run do nothing.
  */
-async function withHeartbeat<T>(body: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const ctx = Context.current();
-  const beat = setInterval(() => ctx.heartbeat(), 1000);
-  try {
-    return await body(ctx.cancellationSignal);
-  } finally {
-    clearInterval(beat);
+export async function applyTransition(em: EntityManager, runId: string, patch: TransitionPatch): Promise<Run> {
+  const row = await em.findOneOrFail(Run, runId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const nextPending = patch.pendingAction === undefined ? row.pendingAction : patch.pendingAction;
+  if (TERMINAL.includes(row.status)) return row;
+  if (row.status === patch.status && (row.pendingAction?.id ?? null) === (nextPending?.id ?? null)) return row;
+  row.status = patch.status;
+  if (patch.pendingAction !== undefined) row.pendingAction = patch.pendingAction;
+  if (patch.output !== undefined) row.output = patch.output;
+  if (patch.error !== undefined) row.error = patch.error;
+  if (patch.status === 'running' && !row.startedAt) row.startedAt = new Date();
+  if (TERMINAL.includes(patch.status)) {
+    row.completedAt ??= new Date();
+    row.pendingAction = null;
   }
+  await em.flush();
+  await appendRunEvent(em, runId, 'run.status', serializeRun(row));
+  return row;
+}
+
+/** Charges the run and gives it its terminal status, in the caller's transaction. */
+export async function finishInTransaction(
+  em: EntityManager,
+  models: ModelRegistry,
+  runId: string,
+  patch: TransitionPatch,
+): Promise<Run> {
+  const run = await em.findOneOrFail(Run, runId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!TERMINAL.includes(run.status)) {
+    await chargeRun(em, models, run);
+    await em.flush();
+  }
+  return applyTransition(em, runId, patch);
 }

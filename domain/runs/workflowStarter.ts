@@ -5,7 +5,7 @@ import type { runWorkflow } from '../../workflows/runWorkflow';
 import { runWorkflowId } from '../../workflows/messages';
 import { SvcAgentId, SvcRunStatus, SvcWorkspaceId } from '../../workflows/searchAttributes';
 
-/** Starts the run's workflow (CONTRACT §5: `run-<id>` on task queue `runs`), tagged for Temporal UI. */
+/** Starts the run's workflow (`run-<id>` on the runs task queue), tagged for Temporal UI filters. */
 export async function startRunWorkflow(
   client: Client,
   config: Config['temporal'],

@@ -5,7 +5,7 @@ import { WebhookDelivery, WebhookSubscription, type WebhookEvent } from '../../d
 import type { AnnouncedRun } from '../../workflows/activityTypes';
 import type { RunStatus } from '../../workflows/messages';
 
-/** Statuses whose arrival is announced (spec §6); queued→running and cancelled never are. */
+/** Statuses whose arrival is announced (docs/api/webhooks.md); queued→running and cancelled never are. */
 export const ANNOUNCED: Partial<Record<RunStatus, WebhookEvent>> = {
   succeeded: 'run.succeeded',
   failed: 'run.failed',
@@ -66,7 +66,7 @@ export async function announceRun(
 
 /**
  * Records one delivery per matching live subscription and returns the ids of this event's deliveries
- * still pending; runs in the fan-out workflow, off the run's own path (issue #4: a receiver never
+ * still pending; runs in the fan-out workflow, off the run's own path (a receiver never
  * delays the run), which then delivers each. Idempotent: the delivery rows are unique per
  * (subscription, event), so a retry after a crash records nothing twice.
  */
@@ -84,7 +84,7 @@ export async function recordRunDeliveries(em: EntityManager, run: AnnouncedRun):
   const conn = em.getConnection();
   for (const sub of subscriptions) {
     const delivery = new WebhookDelivery(sub.id, run.workspaceId, run.id, type, eventKey, '');
-    // spec §2.4 body; serialised once so every attempt sends identical bytes.
+    // The body of docs/api/webhooks.md, serialised once so every attempt sends identical bytes.
     delivery.body = JSON.stringify({
       id: delivery.id,
       type,

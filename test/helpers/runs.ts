@@ -44,6 +44,3 @@ export async function createRun(
   if (res.status !== 201) throw new Error(`run creation failed: ${res.status} ${await res.text()}`);
   return res.json();
 }
-
-/** waitForStatus under its former name, while callers still import it (test/replay/record.ts). */
-export const waitForRun = waitForStatus;

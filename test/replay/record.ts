@@ -4,7 +4,7 @@ import { runWorkflowId } from '../../workflows/messages';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { startReceiver, until } from '../helpers/receiver';
-import { createAgent, createRun, waitForRun, waitForStatus } from '../helpers/runs';
+import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
 import { historyToJSON } from './historyJson';
 
@@ -81,7 +81,7 @@ describe('record workflow histories for the replay test', () => {
       const tool = await waitForStatus(h, auth, run.id, 'needs_approval');
       if (tool.pendingAction.tool !== 'http_request') throw new Error('expected the tool approval first');
       await post(`/v1/runs/${run.id}/approve`, { approved: true, actionId: tool.pendingAction.id });
-      const output = await waitForRun(
+      const output = await waitForStatus(
         h,
         auth,
         run.id,

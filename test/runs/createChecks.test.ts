@@ -5,7 +5,7 @@ import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack, type RunningWorker } from '../helpers/worker';
 
-// CONTRACT §5 create checks and their order; CONTRACT §8 billing; spec §5 unverified sessions.
+// The create checks and their order (docs/api/runs.md), billing and unverified sessions (docs/api/billing.md).
 describe('run creation checks', () => {
   let h: Harness;
   let worker: RunningWorker;

@@ -1,3 +1,4 @@
+import { runWorkflowId } from '../../workflows/messages';
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
@@ -169,6 +170,22 @@ describe('run lifecycle', () => {
     }
   });
 
+  it('cancels through Temporal: the workflow of a cancelled run shows as Canceled', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ ask: 'q' }] } });
+    await waitForStatus(h, auth, run.id, 'needs_input');
+    expect((await post(`/v1/runs/${run.id}/cancel`)).status).toBe(202);
+    expect(await waitForStatus(h, auth, run.id, 'cancelled')).toMatchObject({ pendingAction: null, output: null });
+    const handle = h.temporal.client.workflow.getHandle(runWorkflowId(run.id));
+    const deadline = Date.now() + 10_000;
+    let status = (await handle.describe()).status.name;
+    while (status !== 'CANCELLED' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await handle.describe()).status.name;
+    }
+    expect(status).toBe('CANCELLED');
+  });
+
   it('cancels a queued run: it ends cancelled without ever running', async () => {
     // a run on a queue no worker polls yet stays queued; the cancel waits in Temporal for the first worker
     const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
@@ -272,6 +289,32 @@ describe('run lifecycle', () => {
     expect((await post(`/v1/runs/${run.id}/input`, { answer: 'kept' })).status).toBe(202);
     const done = await waitForStatus(h, auth, run.id, 'succeeded');
     expect(done.output).toEqual({ answers: ['kept'] });
+  });
+
+  it('gives a retried answer the result of the first, never applying it to the next gate', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ ask: 'one' }, { ask: 'two' }] } });
+    const first = (await waitForStatus(h, auth, run.id, 'needs_input')).pendingAction;
+    const answer = { answer: 'a1', actionId: first.id };
+    const accepted = await post(`/v1/runs/${run.id}/input`, answer);
+    expect(accepted.status).toBe(202);
+    expect((await accepted.json()).id).toBe(run.id);
+    // the same answer again while the first is still being taken: the same result
+    expect((await post(`/v1/runs/${run.id}/input`, answer)).status).toBe(202);
+    const second = (await waitForStatus(h, auth, run.id, (r) => r.pendingAction && r.pendingAction.id !== first.id))
+      .pendingAction;
+    expect(second).toMatchObject({ type: 'input', question: 'two' });
+    // and once the run waits at the next gate: still 202 with the run, and the next gate stays open
+    const retried = await post(`/v1/runs/${run.id}/input`, answer);
+    expect(retried.status).toBe(202);
+    expect(await retried.json()).toMatchObject({ id: run.id, status: 'needs_input', pendingAction: { id: second.id } });
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await (await h.request(`/v1/runs/${run.id}`, { headers: auth })).json()).pendingAction.id).toBe(second.id);
+    // an action id that was never answered is refused
+    const stale = await post(`/v1/runs/${run.id}/input`, { answer: 'x', actionId: 'never-pending' });
+    expect(stale.status).toBe(409);
+    expect((await post(`/v1/runs/${run.id}/input`, { answer: 'a2', actionId: second.id })).status).toBe(202);
+    expect((await waitForStatus(h, auth, run.id, 'succeeded')).output).toEqual({ answers: ['a1', 'a2'] });
   });
 
   it('answers every action that does not match the status with 409 run.invalid_state', async () => {

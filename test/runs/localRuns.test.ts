@@ -2,7 +2,7 @@ import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, signUp } from '../helpers/factories';
 import { createAgent } from '../helpers/runs';
 
-// CONTRACT §5 POST /v1/local-runs (runner:run).
+// POST /v1/local-runs (runner:run, docs/api/runs.md).
 describe('local runs', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -1,15 +1,20 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { createModelRegistry } from '../../domain/models/registry';
+import { sweepOutbox } from '../../domain/outbox/relay';
 import { sweepQueuedRuns } from '../../domain/runs/recovery';
+import { sweepStuckRuns } from '../../domain/runs/stuck';
 import { requestHash, startRunWorkflow } from '../../domain/runs/workflowStarter';
 import { createRunBody } from '../../api/schemas/runs';
+import { OutboxEntry } from '../../db/entities/OutboxEntry';
 import { Run } from '../../db/entities/Run';
 import { initOrm, type Orm } from '../../db/orm';
 import { runWorkflowId } from '../../workflows/messages';
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
+import { startReceiver, until } from '../helpers/receiver';
 import { startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
 
 /**
@@ -60,12 +65,15 @@ describe('recovery', () => {
     h = await startApi(config);
     const owner = await signUp(h);
     await setPlan(h, owner.workspaceId, 'scale');
-    auth = bearer(await createKey(h, owner, ['runs:read', 'runs:write', 'agents:write']));
+    auth = bearer(await createKey(h, owner, ['runs:read', 'runs:write', 'agents:write', 'webhooks:manage']));
     agentId = (await createAgent(h, auth, { presetId: 'scripted' })).id;
   }, 60_000);
   afterAll(() => h?.close());
 
-  /** A run row as POST /v1/runs commits it, for a process that died before starting its workflow. */
+  /**
+   * A run row and its outbox row as POST /v1/runs commits them, for a process that died before making
+   * the start.
+   */
   async function orphanRun(body: { agentId: string; input: Record<string, unknown> }, key?: string) {
     const identity = await h.orm.em
       .fork()
@@ -75,7 +83,15 @@ describe('recovery', () => {
     run.idempotencyKey = key ?? null;
     run.requestHash = requestHash(createRunBody.parse(body));
     run.createdAt = new Date(Date.now() - 60_000);
-    await h.orm.em.fork().persist(run).flush();
+    const start = new OutboxEntry({
+      kind: 'start_run',
+      runId: run.id,
+      workspaceId: run.workspaceId,
+      agentId: run.agentId,
+      taskQueue: h.config.temporal.taskQueue,
+    });
+    start.createdAt = run.createdAt;
+    await h.orm.em.fork().persist([run, start]).flush();
     return run;
   }
 
@@ -117,7 +133,7 @@ describe('recovery', () => {
     it('the sweep starts the workflow of a run left queued without one, and leaves younger runs alone', async () => {
       const old = await orphanRun({ agentId, input: { script: [{ final: { swept: true } }] } });
       const young = await orphanRun({ agentId, input: { script: [{ final: { young: true } }] } });
-      await h.orm.em.fork().nativeUpdate(Run, { id: young.id }, { createdAt: new Date() });
+      await h.orm.em.fork().nativeUpdate(OutboxEntry, { runId: young.id }, { createdAt: new Date() });
       const started = await sweepQueuedRuns({ orm: h.orm, temporal: h.temporal, config: h.config }, 15);
       expect(started).toBeGreaterThanOrEqual(1);
       expect((await waitForStatus(h, auth, old.id, 'succeeded')).output).toEqual({ swept: true });
@@ -125,6 +141,80 @@ describe('recovery', () => {
       await expect(describe).rejects.toThrow(/not found/i);
       // the run that was started is not started again
       expect(await sweepQueuedRuns({ orm: h.orm, temporal: h.temporal, config: h.config }, 15)).toBe(0);
+    }, 60_000);
+
+    it('delivers an answer whose request died after committing it, and a retry of it gets the same 202', async () => {
+      const run = await createRun(h, auth, { agentId, input: { script: [{ ask: 'q' }] } });
+      const asking = await waitForStatus(h, auth, run.id, 'needs_input');
+      const actionId = asking.pendingAction.id;
+      // what answerGate commits (the claim and the signal in the outbox), with no call made after it
+      const em = h.orm.em.fork();
+      await em.transactional(async (tx) => {
+        await tx.nativeUpdate(Run, { id: run.id }, { answeredActionId: actionId });
+        const signal = new OutboxEntry({
+          kind: 'signal_run',
+          runId: run.id,
+          signal: 'input',
+          payload: { answer: 'late', actionId },
+        });
+        signal.dedupeKey = `answer:${run.id}:${actionId}`;
+        signal.createdAt = new Date(Date.now() - 60_000);
+        tx.persist(signal);
+      });
+      expect(await sweepOutbox({ orm: h.orm, temporal: h.temporal, config: h.config }, 15, ['signal_run'])).toBe(1);
+      expect((await waitForStatus(h, auth, run.id, 'succeeded')).output).toEqual({ answers: ['late'] });
+      const retry = await h.request(`/v1/runs/${run.id}/input`, {
+        method: 'POST',
+        headers: auth,
+        json: { answer: 'late', actionId },
+      });
+      expect(retry.status).toBe(202);
+      expect((await retry.json()).status).toBe('succeeded');
+    }, 60_000);
+
+    it('fails, charges and announces a run whose workflow was terminated behind its back', async () => {
+      const rx = await startReceiver();
+      try {
+        const sub = await h.request('/v1/webhooks', {
+          method: 'POST',
+          headers: auth,
+          json: { url: rx.url, events: ['run.failed'], secret: 'whsec-0123456789abcdef' },
+        });
+        expect(sub.status).toBe(201);
+        const run = await createRun(h, auth, { agentId, input: { script: [{ ask: 'q' }] } });
+        await waitForStatus(h, auth, run.id, 'needs_input');
+        const handle = h.temporal.client.workflow.getHandle(runWorkflowId(run.id));
+        await handle.terminate('an operator in Temporal UI');
+        const deps = {
+          orm: h.orm,
+          temporal: h.temporal,
+          config: h.config,
+          models: createModelRegistry(h.config.openai),
+        };
+        let finished = 0;
+        for (let next: string | null = null, first = true; first || next; first = false) {
+          const batch = await sweepStuckRuns(deps, 0, next);
+          finished += batch.finished;
+          next = batch.next;
+        }
+        expect(finished).toBeGreaterThanOrEqual(1);
+        const after = await (await h.request(`/v1/runs/${run.id}`, { headers: auth })).json();
+        expect(after).toMatchObject({
+          status: 'failed',
+          pendingAction: null,
+          error: { code: 'run.internal_error' },
+          usage: { costUsd: 0.001 },
+        });
+        await until(() => rx.received.length === 1, 20_000, 'the run.failed delivery');
+        expect(JSON.parse(rx.received[0].raw.toString())).toMatchObject({
+          type: 'run.failed',
+          run: { id: run.id, status: 'failed', error: { code: 'run.internal_error' } },
+        });
+        // a second sweep leaves the finished run alone
+        expect((await sweepStuckRuns(deps, 0)).finished).toBe(0);
+      } finally {
+        await rx.close();
+      }
     }, 60_000);
 
     it('never executes a run that was marked failed before its workflow got to it', async () => {

@@ -1,0 +1,66 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ModelError } from '../domain/models/types';
+import { createRunExecution, RunNotExecutable, type RunExecutionDeps } from '../domain/runs/execution';
+import type { RunActivities } from '../workflows/activityTypes';
+import { RunFailure } from '../workflows/failures';
+
+/**
+ * The run workflow's activities: Temporal's side of domain/runs/execution.ts. Heartbeats, the
+ * activity's cancellation signal and the conversion of domain errors into ApplicationFailures live
+ * here; the rules live in the domain.
+ */
+export function createRunActivities(deps: RunExecutionDeps) {
+  const run = createRunExecution(deps);
+  return {
+    async startRun(runId) {
+      try {
+        return await run.startRun(runId);
+      } catch (err) {
+        if (err instanceof RunNotExecutable) {
+          throw ApplicationFailure.create({ type: RunFailure.agentMissing, message: err.message, nonRetryable: true });
+        }
+        throw err;
+      }
+    },
+    transition: run.transition,
+    recordStep: run.recordStep,
+    finishRun: run.finishRun,
+    modelTurn: (runId, index, req) =>
+      withHeartbeat(async (signal) => {
+        try {
+          return await run.modelTurn(runId, index, req, signal);
+        } catch (err) {
+          throw err instanceof ModelError ? modelFailure(err) : err;
+        }
+      }),
+    runTool: (runId, index, call) => withHeartbeat((signal) => run.runTool(runId, index, call, signal)),
+  } satisfies RunActivities;
+}
+
+/**
+ * A failed model call as Temporal's retry policy reads it: a permanent failure is not retried, and a
+ * `Retry-After` from the provider becomes the delay before the next attempt.
+ */
+function modelFailure(err: ModelError): ApplicationFailure {
+  const retryAfterMs = (err as { retryAfterMs?: number }).retryAfterMs;
+  return ApplicationFailure.create({
+    type: RunFailure.modelError,
+    message: err.message,
+    nonRetryable: !err.retryable,
+    ...(retryAfterMs !== undefined ? { nextRetryDelay: retryAfterMs } : {}),
+  });
+}
+
+/**
+ * Runs an activity body while heartbeating every second: a dead worker is noticed within the
+ * heartbeat timeout, and a cancel reaches the body through `signal` (heartbeats carry it).
+ */
+async function withHeartbeat<T>(body: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const beat = setInterval(() => ctx.heartbeat(), 1000);
+  try {
+    return await body(ctx.cancellationSignal);
+  } finally {
+    clearInterval(beat);
+  }
+}

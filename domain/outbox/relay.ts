@@ -1,0 +1,186 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { OutboxEntry, type OutboxCall } from '../../db/entities/OutboxEntry';
+import type { Orm } from '../../db/orm';
+import type { Config } from '../../platform/config';
+import type { Temporal } from '../../platform/temporal';
+import { approveSignal, inputSignal, reviewSignal, runWorkflowId } from '../../workflows/messages';
+import { ensureRunWorkflow } from '../runs/workflowStarter';
+import { announceRun } from '../webhooks/dispatch';
+
+/**
+ * The transactional outbox (docs/architecture.md). A change that owes Temporal a call (start a run's
+ * workflow, signal or cancel it, announce a status to webhook subscribers) commits an outbox row in
+ * its own transaction; the request then makes the call itself at once (relayNow), and the sweep
+ * (sweepOutbox) makes those a request could not. Every call is idempotent: a workflow id admits one
+ * start, the workflow ignores a signal whose action id is not its pending one, a cancel or a signal
+ * to a closed workflow changes nothing. So a crash anywhere between the commit and the mark "done"
+ * neither loses the call nor doubles its effect.
+ */
+
+export interface RelayDeps {
+  temporal: Temporal;
+  config: Pick<Config, 'temporal'>;
+}
+
+/** How long the request that wrote a row keeps the sweep off it while it makes the call itself. */
+const LEASE_MS = 30_000;
+const BATCH = 100;
+/** Done rows are kept a week: a retried answer finds its first row by its key (answerGate). */
+const KEEP_DONE_DAYS = 7;
+
+/**
+ * Adds a call to the outbox in the caller's transaction. `held`: the caller makes the call itself
+ * right after the commit (relayNow), so the sweep leaves the row alone for a while.
+ */
+export function enqueue(
+  em: EntityManager,
+  call: OutboxCall,
+  opts: { dedupeKey?: string; held?: boolean } = {},
+): OutboxEntry {
+  const entry = new OutboxEntry(call);
+  entry.dedupeKey = opts.dedupeKey ?? null;
+  if (opts.held) entry.leaseUntil = new Date(Date.now() + LEASE_MS);
+  em.persist(entry);
+  return entry;
+}
+
+/**
+ * Makes the call of a committed row now, under the Temporal deadline of a request (503 when Temporal
+ * does not answer in time), and marks the row done. Rejects when the call failed; the row stays
+ * pending, for the caller to withdraw (withdraw) or leave to the sweep (release).
+ */
+export async function relayNow(deps: RelayDeps, em: EntityManager, entry: OutboxEntry): Promise<void> {
+  await deps.temporal.call(() => perform(deps, em, entry.call));
+  await em.fork().nativeUpdate(OutboxEntry, { id: entry.id }, { doneAt: new Date(), leaseUntil: null });
+}
+
+/**
+ * Takes back a row whose call failed, in the caller's transaction, so the caller can undo its change.
+ * False when the row was already done (the sweep made the call meanwhile): the change stands.
+ */
+export async function withdraw(em: EntityManager, entryId: string): Promise<boolean> {
+  return (await em.nativeDelete(OutboxEntry, { id: entryId, doneAt: null })) > 0;
+}
+
+/** Hands rows whose call failed to the sweep at once. */
+export async function release(em: EntityManager, entryIds: string[], err: unknown): Promise<void> {
+  if (entryIds.length === 0) return;
+  await em
+    .fork()
+    .nativeUpdate(
+      OutboxEntry,
+      { id: { $in: entryIds }, doneAt: null },
+      { leaseUntil: null, lastError: errorText(err) },
+    );
+}
+
+/** Makes the pending calls of one run now (a replayed create finishes what its first request began). */
+export async function relayPendingOfRun(
+  deps: RelayDeps,
+  em: EntityManager,
+  runId: string,
+  kind: OutboxCall['kind'],
+): Promise<void> {
+  const rows = await em.fork().find(OutboxEntry, { runId, kind, doneAt: null }, { orderBy: { createdAt: 'asc' } });
+  for (const row of rows) await relayNow(deps, em, row);
+}
+
+/**
+ * The relay of leftovers: makes the calls of pending rows older than `graceSeconds` (younger ones may
+ * still be made by their request) and not leased, oldest first, at most 100, optionally of some kinds
+ * only. Safe on every API replica at once: a row is leased (`for update skip locked`) before its call.
+ * A failed call puts its row off for a while (longer after each attempt) and ends the sweep, so an
+ * outage costs one deadline a sweep. Returns how many calls it made.
+ */
+export async function sweepOutbox(
+  deps: RelayDeps & { orm: Orm },
+  graceSeconds: number,
+  kinds?: Array<OutboxCall['kind']>,
+): Promise<number> {
+  const em = deps.orm.em.fork();
+  const conn = em.getConnection();
+  await conn.execute(`delete from outbox where done_at < now() - make_interval(days => ?)`, [KEEP_DONE_DAYS]);
+  const rows: Array<{ id: string; call: OutboxCall; created_at: Date }> = await conn.execute(
+    `update outbox set lease_until = now() + make_interval(secs => ?), attempts = attempts + 1, updated_at = now()
+      where id in (
+        select id from outbox
+         where done_at is null and created_at < now() - make_interval(secs => ?)
+           and (lease_until is null or lease_until < now())
+           ${kinds ? 'and kind in (?)' : ''}
+         order by created_at limit ? for update skip locked)
+      returning id, call, created_at, attempts`,
+    [LEASE_MS / 1000, graceSeconds, ...(kinds ? [kinds] : []), BATCH],
+  );
+  rows.sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime());
+  let made = 0;
+  for (const [i, row] of rows.entries()) {
+    try {
+      await deps.temporal.call(() => perform(deps, em, row.call));
+    } catch (err) {
+      await conn.execute(
+        `update outbox set lease_until = now() + make_interval(secs => least(power(2, attempts), 300)), last_error = ?
+          where id = ?`,
+        [errorText(err), row.id],
+      );
+      await release(
+        em,
+        rows.slice(i + 1).map((r) => r.id),
+        err,
+      );
+      throw err;
+    }
+    await conn.execute(`update outbox set done_at = now(), lease_until = null where id = ?`, [row.id]);
+    made++;
+  }
+  return made;
+}
+
+/** The Temporal call a row describes. */
+async function perform(deps: RelayDeps, em: EntityManager, call: OutboxCall): Promise<void> {
+  const client = deps.temporal.client;
+  switch (call.kind) {
+    case 'start_run':
+      await ensureRunWorkflow(
+        client,
+        { ...deps.config.temporal, taskQueue: call.taskQueue },
+        {
+          id: call.runId,
+          workspaceId: call.workspaceId,
+          agentId: call.agentId,
+        },
+      );
+      return;
+    case 'signal_run': {
+      const handle = client.workflow.getHandle(runWorkflowId(call.runId));
+      await whileOpen(() => {
+        if (call.signal === 'input') return handle.signal(inputSignal, call.payload);
+        if (call.signal === 'approve') return handle.signal(approveSignal, call.payload);
+        return handle.signal(reviewSignal, call.payload);
+      });
+      return;
+    }
+    case 'cancel_run':
+      // Temporal's own cancellation: the workflow turns it into `cancelled` and closes as Canceled.
+      await whileOpen(async () => {
+        await client.workflow.getHandle(runWorkflowId(call.runId)).cancel();
+      });
+      return;
+    case 'announce_run':
+      await announceRun(em.fork(), client, call.taskQueue ?? deps.config.temporal.taskQueue, call.run);
+      return;
+  }
+}
+
+/** A signal or cancel to a workflow that has closed has nothing left to do: the call is done. */
+async function whileOpen(fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
+}
+
+function errorText(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+}

@@ -1,0 +1,182 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AgentVersion } from '../../db/entities/Agent';
+import { File } from '../../db/entities/File';
+import type { OutboxCall, OutboxEntry } from '../../db/entities/OutboxEntry';
+import { Run } from '../../db/entities/Run';
+import { enqueue, relayNow, relayPendingOfRun, withdraw } from '../outbox/relay';
+import type { Config } from '../../platform/config';
+import type { Temporal } from '../../platform/temporal';
+import { checkRunAllowed } from '../billing/runChecks';
+import { errors } from '../errors';
+import type { Identity } from '../identity/identity';
+import type { ModelRegistry } from '../models/registry';
+import { appendRunEvent } from './events';
+import { findRunnableAgent } from './find';
+import { serializeRun } from './presenters';
+import { requestHash } from './workflowStarter';
+import { announced } from './presenters';
+
+/** An Idempotency-Key is honoured for 24 hours (docs/api/limits.md). */
+const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface CreateRunDeps {
+  config: Config;
+  temporal: Temporal;
+  models: ModelRegistry;
+}
+
+export interface CreateRunRequest {
+  agentId: string;
+  input: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+}
+
+/** `created` is false when the answer replays an earlier create with the same Idempotency-Key (200, not 201). */
+export interface CreateRunResult {
+  run: Run;
+  created: boolean;
+}
+
+/**
+ * Creates a run and starts its workflow through the outbox (domain/outbox/relay.ts). The checks run
+ * in the order of docs/api/runs.md: idempotency replay, agent, files, model, then the billing checks
+ * (unverified-session limit, key spend cap, credits). Throws `unavailable` when Temporal cannot take
+ * the run within the request's deadline; the run then ends `failed` and its Idempotency-Key is free.
+ */
+export async function createRun(
+  deps: CreateRunDeps,
+  em: EntityManager,
+  identity: Identity,
+  body: CreateRunRequest,
+  key: string | null,
+): Promise<CreateRunResult> {
+  if (key && key.length > 255)
+    throw errors.validation([{ path: 'Idempotency-Key', message: 'At most 255 characters' }]);
+  const hash = requestHash(body);
+  if (key) {
+    const prior = await replay(deps, em, identity.workspaceId, key, hash);
+    if (prior) return { run: prior, created: false };
+  }
+
+  const agent = await findRunnableAgent(em, identity.workspaceId, body.agentId);
+  await checkFiles(em, identity.workspaceId, (body.input.fileIds as string[] | undefined) ?? []);
+  const version = await em.findOneOrFail(AgentVersion, { agent, version: agent.currentVersion });
+  const model = deps.models.get(version.modelId);
+  if (!model) {
+    throw errors.validation([{ path: 'agentId', message: `The agent's model ${version.modelId} is not available` }]);
+  }
+  await checkRunAllowed(em, identity, model, body.input, deps.config);
+
+  const run = new Run(identity.workspaceId, agent.id, agent.currentVersion, body.input, body.metadata);
+  run.idempotencyKey = key;
+  run.requestHash = hash;
+  if (identity.actor === 'api_key') run.apiKeyId = identity.keyId;
+  else run.userId = identity.userId;
+  let start!: OutboxEntry;
+  try {
+    await em.transactional(async (tx) => {
+      tx.persist(run);
+      await tx.flush();
+      await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
+      // The start of its workflow commits with the run, so neither exists without the other.
+      start = enqueue(tx, startCall(deps, run), { held: true });
+    });
+  } catch (err) {
+    // Two concurrent creates with one key: the loser answers with the winner's run.
+    if (key && err instanceof UniqueConstraintViolationException) {
+      const prior = await replay(deps, em, identity.workspaceId, key, hash);
+      if (prior) return { run: prior, created: false };
+    }
+    throw err;
+  }
+  try {
+    await relayNow(deps, em, start);
+  } catch {
+    if (await giveUp(em, run, start, deps.config.temporal.taskQueue)) throw errors.unavailable('Temporal');
+  }
+  return { run, created: true };
+}
+
+function startCall(deps: CreateRunDeps, run: Run): OutboxCall {
+  return {
+    kind: 'start_run',
+    runId: run.id,
+    workspaceId: run.workspaceId,
+    agentId: run.agentId,
+    taskQueue: deps.config.temporal.taskQueue,
+  };
+}
+
+/**
+ * Temporal did not take the start in time. The caller gets 503 and no run: the start is withdrawn, the
+ * row ends `failed` with its final event (so a stream or a wait on it ends), its Idempotency-Key is
+ * free again for the caller's retry, and its `run.failed` announcement waits in the outbox. Should the
+ * start have reached Temporal after all, the workflow finds the run failed and does not execute it.
+ * False when the start was made after all (by the sweep, or late): the run goes on.
+ */
+async function giveUp(em: EntityManager, run: Run, start: OutboxEntry, taskQueue: string): Promise<boolean> {
+  const patch = {
+    status: 'failed' as const,
+    error: { code: 'unavailable', message: 'The run could not be started' },
+    completedAt: new Date(),
+    idempotencyKey: null,
+  };
+  try {
+    await em.transactional(async (tx) => {
+      if (!(await withdraw(tx, start.id))) throw new StartWentThrough();
+      // A start that reached Temporal despite the deadline may have moved the run on already.
+      if ((await tx.nativeUpdate(Run, { id: run.id, status: 'queued' }, patch)) === 0) throw new StartWentThrough();
+      Object.assign(run, patch);
+      await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
+      enqueue(tx, { kind: 'announce_run', run: announced(run), taskQueue });
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof StartWentThrough) return false;
+    throw err;
+  }
+}
+
+/** Rolls giveUp back: the start was made after all, and the run goes on. */
+class StartWentThrough extends Error {}
+
+/** The run an earlier create with this key made, or null; a different body under the key is 409. */
+async function replay(
+  deps: CreateRunDeps,
+  em: EntityManager,
+  workspaceId: string,
+  key: string,
+  hash: string,
+): Promise<Run | null> {
+  const prior = await em.findOne(Run, { workspaceId, idempotencyKey: key });
+  if (!prior) return null;
+  if (prior.requestHash !== hash || Date.now() - prior.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS) {
+    throw errors.conflict('This Idempotency-Key was already used with a different request');
+  }
+  // The first request may have died between its commit and the start of the workflow (a killed API
+  // process): the replay makes the start now rather than leaving it to the sweep.
+  if (prior.status === 'queued' && prior.origin === 'temporal') {
+    await relayPendingOfRun(deps, em, prior.id, 'start_run').catch(() => {
+      throw errors.unavailable('Temporal');
+    });
+  }
+  return prior;
+}
+
+/** Every `input.fileIds` entry must name a file of the workspace (400 with the failing indexes). */
+async function checkFiles(em: EntityManager, workspaceId: string, fileIds: string[]): Promise<void> {
+  if (fileIds.length === 0) return;
+  const wanted = [...new Set(fileIds.filter((id) => UUID.test(id)))];
+  const rows = wanted.length
+    ? await em.find(File, { id: { $in: wanted }, workspace: workspaceId }, { fields: ['id'] })
+    : [];
+  const found = new Set(rows.map((row) => row.id));
+  const missing = fileIds.map((id, i) => ({ id, i })).filter(({ id }) => !found.has(id));
+  if (missing.length) {
+    throw errors.validation(
+      missing.map(({ i }) => ({ path: `input.fileIds.${i}`, message: 'No such file in this workspace' })),
+    );
+  }
+}
