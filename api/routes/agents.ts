@@ -14,7 +14,6 @@ import { agentListOut, agentOut, createAgentBody, definitionOut, updateAgentBody
 import { idParams } from '../schemas/common';
 import { defineRoute, type RouteDef } from './route';
 
-export { findAgent } from '../../domain/agents/find';
 
 type IdParams = z.infer<typeof idParams>;
 

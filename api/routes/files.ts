@@ -12,7 +12,6 @@ import { rawFileMeta, receiveMultipart, receiveRaw, sendStored, uploadKind } fro
 import { defineRoute, type RouteDef } from './route';
 
 // Run creation still imports it from here; its home is domain/files/files.ts.
-export { findWorkspaceFiles } from '../../domain/files/files';
 
 type In<T extends z.ZodType> = z.infer<T>;
 type IdParams = In<typeof idParams>;

@@ -1,7 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AgentVersion } from '../../db/entities/Agent';
-import { File } from '../../db/entities/File';
 import type { OutboxCall, OutboxEntry } from '../../db/entities/OutboxEntry';
 import { Run } from '../../db/entities/Run';
 import { enqueue, relayNow, relayPendingOfRun, withdraw } from '../outbox/relay';
@@ -9,17 +8,16 @@ import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
 import { checkRunAllowed } from '../billing/runChecks';
 import { errors } from '../errors';
+import { findWorkspaceFiles } from '../files/files';
 import type { Identity } from '../identity/identity';
 import type { ModelRegistry } from '../models/registry';
 import { appendRunEvent } from './events';
-import { findRunnableAgent } from './find';
-import { serializeRun } from './presenters';
+import { findAgent } from '../agents/find';
 import { requestHash } from './workflowStarter';
-import { announced } from './presenters';
+import { announced, serializeRun } from './presenters';
 
 /** An Idempotency-Key is honoured for 24 hours (docs/api/limits.md). */
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CreateRunDeps {
   config: Config;
@@ -60,7 +58,7 @@ export async function createRun(
     if (prior) return { run: prior, created: false };
   }
 
-  const agent = await findRunnableAgent(em, identity.workspaceId, body.agentId);
+  const agent = await findAgent(em, identity.workspaceId, body.agentId);
   await checkFiles(em, identity.workspaceId, (body.input.fileIds as string[] | undefined) ?? []);
   const version = await em.findOneOrFail(AgentVersion, { agent, version: agent.currentVersion });
   const model = deps.models.get(version.modelId);
@@ -168,11 +166,7 @@ async function replay(
 /** Every `input.fileIds` entry must name a file of the workspace (400 with the failing indexes). */
 async function checkFiles(em: EntityManager, workspaceId: string, fileIds: string[]): Promise<void> {
   if (fileIds.length === 0) return;
-  const wanted = [...new Set(fileIds.filter((id) => UUID.test(id)))];
-  const rows = wanted.length
-    ? await em.find(File, { id: { $in: wanted }, workspace: workspaceId }, { fields: ['id'] })
-    : [];
-  const found = new Set(rows.map((row) => row.id));
+  const found = new Set(await findWorkspaceFiles(em, workspaceId, fileIds));
   const missing = fileIds.map((id, i) => ({ id, i })).filter(({ id }) => !found.has(id));
   if (missing.length) {
     throw errors.validation(

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Agent } from '../../db/entities/Agent';
 import { Run } from '../../db/entities/Run';
 import { RunStep } from '../../db/entities/RunStep';
 import { errors } from '../errors';
@@ -11,13 +10,6 @@ export async function findRun(em: EntityManager, workspaceId: string, id: string
   const run = await em.findOne(Run, { id, workspaceId });
   if (!run) throw errors.notFound('Run');
   return run;
-}
-
-/** A live agent of the workspace, or 404. */
-export async function findRunnableAgent(em: EntityManager, workspaceId: string, id: string): Promise<Agent> {
-  const agent = await em.findOne(Agent, { id, workspace: workspaceId, deletedAt: null });
-  if (!agent) throw errors.notFound('Agent');
-  return agent;
 }
 
 /** A page of the workspace's runs, newest first, optionally by status and agent. */

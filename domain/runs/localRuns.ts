@@ -3,7 +3,7 @@ import { Run } from '../../db/entities/Run';
 import type { RunError } from '../../workflows/messages';
 import type { Identity } from '../identity/identity';
 import { appendRunEvent } from './events';
-import { findRunnableAgent } from './find';
+import { findAgent } from '../agents/find';
 import { announced, serializeRun } from './presenters';
 import type { OutboxEntry } from '../../db/entities/OutboxEntry';
 import { enqueue, release, relayNow, type RelayDeps } from '../outbox/relay';
@@ -31,7 +31,7 @@ export async function recordLocalRuns(
   reports: LocalRunReport[],
   taskQueue: string,
 ): Promise<{ runs: Run[]; announcements: OutboxEntry[] }> {
-  const agent = await findRunnableAgent(em, identity.workspaceId, agentId);
+  const agent = await findAgent(em, identity.workspaceId, agentId);
   const rows = reports.map((r) => {
     const run = new Run(identity.workspaceId, agent.id, agent.currentVersion, r.input, {});
     run.origin = 'local';
