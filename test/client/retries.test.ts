@@ -61,9 +61,9 @@ describe('retry safety: only requests that cannot have taken effect twice are re
     ['agents.update (PATCH)', 504, (svc: Svc) => svc.agents.update('a1', { name: 'B' })],
     ['files.upload', 500, (svc: Svc) => svc.files.upload('x', { filename: 'a.txt', mime: 'text/plain' })],
     ['runs.feedback', 500, (svc: Svc) => svc.runs.feedback('r1', { rating: 5 })],
-    ['runs.input', 500, (svc: Svc) => svc.runs.input('r1', { answer: 'yes' })],
-    ['runs.approve', 500, (svc: Svc) => svc.runs.approve('r1', { approved: true })],
-    ['runs.review', 500, (svc: Svc) => svc.runs.review('r1', { accept: true })],
+    ['runs.input', 500, (svc: Svc) => svc.runs.input('r1', { answer: 'yes', actionId: 'act1' })],
+    ['runs.approve', 500, (svc: Svc) => svc.runs.approve('r1', { approved: true, actionId: 'act1' })],
+    ['runs.review', 500, (svc: Svc) => svc.runs.review('r1', { accept: true, actionId: 'act1' })],
     ['runs.cancel', 500, (svc: Svc) => svc.runs.cancel('r1')],
   ])('does not retry %s after a %i', async (_name, status, call) => {
     server = await startServer((_req, res) => apiError(res, status, 'internal_error'));

@@ -99,25 +99,46 @@ export class Runs {
   /**
    * Answers a run in `needs_input`.
    * @throws {ConflictError} `run.invalid_state` when the run is not waiting for input or `actionId` is stale
+   * (without `actionId`, the action the run waits on now is pinned: see {@link answer})
    */
-  input(id: string, params: RunInputParams, options?: CallOptions): Promise<Run> {
-    return this.http.request({ ...options, method: 'POST', path: path(id, '/input'), json: params });
+  async input(id: string, params: RunInputParams, options?: CallOptions): Promise<Run> {
+    return this.answer(id, '/input', params, options);
   }
 
   /**
    * Approves (or rejects, failing the run with `run.rejected`) a run in `needs_approval`.
    * @throws {ConflictError} `run.invalid_state` when the run is not waiting for approval or `actionId` is stale
    */
-  approve(id: string, params: RunApproveParams, options?: CallOptions): Promise<Run> {
-    return this.http.request({ ...options, method: 'POST', path: path(id, '/approve'), json: params });
+  async approve(id: string, params: RunApproveParams, options?: CallOptions): Promise<Run> {
+    return this.answer(id, '/approve', params, options);
   }
 
   /**
    * Reviews a run in `needs_review`: accept, correct (`correctedOutput`), or reject.
    * @throws {ConflictError} `run.invalid_state` when the run is not waiting for review or `actionId` is stale
    */
-  review(id: string, params: RunReviewParams, options?: CallOptions): Promise<Run> {
-    return this.http.request({ ...options, method: 'POST', path: path(id, '/review'), json: params });
+  async review(id: string, params: RunReviewParams, options?: CallOptions): Promise<Run> {
+    return this.answer(id, '/review', params, options);
+  }
+
+  /**
+   * Sends an answer pinned to one gate. Without an `actionId` the client reads the run first and pins
+   * the id of the action it is waiting on, so that this call and every retry of it (the body is built
+   * once) can only answer that gate: a retry that arrives after the run moved on to the next gate gets
+   * the first answer's result or a 409, never answers the next question by mistake.
+   */
+  private async answer<P extends { actionId?: string }>(
+    id: string,
+    route: string,
+    params: P,
+    options?: CallOptions,
+  ): Promise<Run> {
+    let body = params;
+    if (body.actionId === undefined) {
+      const run = await this.get(id, options);
+      if (run.pendingAction) body = { ...params, actionId: run.pendingAction.id };
+    }
+    return this.http.request({ ...options, method: 'POST', path: path(id, route), json: body });
   }
 
   /**
