@@ -99,10 +99,10 @@ export class Runs {
   /**
    * Answers a run in `needs_input`.
    * @throws {ConflictError} `run.invalid_state` when the run is not waiting for input or `actionId` is stale
-   * (without `actionId`, the action the run waits on now is pinned: see {@link answer})
+   * (without `actionId`, the action the run waits on now is pinned: see `#answer`)
    */
   async input(id: string, params: RunInputParams, options?: CallOptions): Promise<Run> {
-    return this.answer(id, '/input', params, options);
+    return this.#answer(id, '/input', params, options);
   }
 
   /**
@@ -110,7 +110,7 @@ export class Runs {
    * @throws {ConflictError} `run.invalid_state` when the run is not waiting for approval or `actionId` is stale
    */
   async approve(id: string, params: RunApproveParams, options?: CallOptions): Promise<Run> {
-    return this.answer(id, '/approve', params, options);
+    return this.#answer(id, '/approve', params, options);
   }
 
   /**
@@ -118,7 +118,7 @@ export class Runs {
    * @throws {ConflictError} `run.invalid_state` when the run is not waiting for review or `actionId` is stale
    */
   async review(id: string, params: RunReviewParams, options?: CallOptions): Promise<Run> {
-    return this.answer(id, '/review', params, options);
+    return this.#answer(id, '/review', params, options);
   }
 
   /**
@@ -127,7 +127,7 @@ export class Runs {
    * once) can only answer that gate: a retry that arrives after the run moved on to the next gate gets
    * the first answer's result or a 409, never answers the next question by mistake.
    */
-  private async answer<P extends { actionId?: string }>(
+  async #answer<P extends { actionId?: string }>(
     id: string,
     route: string,
     params: P,
