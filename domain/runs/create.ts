@@ -14,7 +14,8 @@ import type { ModelRegistry } from '../models/registry';
 import { appendRunEvent } from './events';
 import { findAgent } from '../agents/find';
 import { requestHash } from './workflowStarter';
-import { announced, serializeRun } from './presenters';
+import { announcedRun } from '../webhooks/dispatch';
+import { serializeRun } from './presenters';
 
 /** An Idempotency-Key is honoured for 24 hours (docs/api/limits.md). */
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -128,7 +129,7 @@ async function giveUp(em: EntityManager, run: Run, start: OutboxEntry, taskQueue
       if ((await tx.nativeUpdate(Run, { id: run.id, status: 'queued' }, patch)) === 0) throw new StartWentThrough();
       Object.assign(run, patch);
       await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
-      enqueue(tx, { kind: 'announce_run', run: announced(run), taskQueue });
+      enqueue(tx, { kind: 'announce_run', run: announcedRun(run), taskQueue });
     });
     return true;
   } catch (err) {

@@ -4,7 +4,8 @@ import type { RunError } from '../../workflows/messages';
 import type { Identity } from '../identity/identity';
 import { appendRunEvent } from './events';
 import { findAgent } from '../agents/find';
-import { announced, serializeRun } from './presenters';
+import { announcedRun } from '../webhooks/dispatch';
+import { serializeRun } from './presenters';
 import type { OutboxEntry } from '../../db/entities/OutboxEntry';
 import { enqueue, release, relayNow, type RelayDeps } from '../outbox/relay';
 
@@ -53,7 +54,7 @@ export async function recordLocalRuns(
     await tx.flush();
     for (const run of rows) {
       await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
-      announcements.push(enqueue(tx, { kind: 'announce_run', run: announced(run), taskQueue }, { held: true }));
+      announcements.push(enqueue(tx, { kind: 'announce_run', run: announcedRun(run), taskQueue }, { held: true }));
     }
   });
   return { runs: rows, announcements };

@@ -1,7 +1,6 @@
 import type { Run } from '../../db/entities/Run';
 import type { RunStep } from '../../db/entities/RunStep';
 import type { PendingAction, RunError, RunStatus } from '../../workflows/messages';
-import type { AnnouncedRun } from '../../workflows/activityTypes';
 import { microsToUsd } from '../billing/money';
 
 /** The run as callers see it (API, event stream); the OpenAPI schema in api/schemas/runs.ts matches it. */
@@ -59,17 +58,5 @@ export function serializeStep(step: RunStep): StepView {
     detail: step.detail,
     startedAt: step.startedAt.toISOString(),
     completedAt: step.completedAt?.toISOString() ?? null,
-  };
-}
-
-/** The status change of a run as webhook subscribers are told of it, frozen when it happened. */
-export function announced(run: Run): AnnouncedRun {
-  return {
-    id: run.id,
-    workspaceId: run.workspaceId,
-    status: run.status,
-    output: run.output ?? null,
-    error: run.error ?? null,
-    pendingAction: run.pendingAction ?? null,
   };
 }

@@ -5,7 +5,7 @@ import { RunFailure } from '../../workflows/failures';
 import type { ModelRegistry } from '../models/registry';
 import { enqueue, release, relayNow, type RelayDeps } from '../outbox/relay';
 import { finishInTransaction } from './execution';
-import { announced } from './presenters';
+import { announcedRun } from '../webhooks/dispatch';
 
 const BATCH = 100;
 
@@ -67,7 +67,7 @@ async function finishStuck(deps: StuckRunDeps, runId: string, closedAs: string):
     if (run.status !== 'failed' || run.error?.code !== RunFailure.internal) return null;
     return enqueue(
       tx,
-      { kind: 'announce_run', run: announced(run), taskQueue: deps.config.temporal.taskQueue },
+      { kind: 'announce_run', run: announcedRun(run), taskQueue: deps.config.temporal.taskQueue },
       {
         held: true,
       },

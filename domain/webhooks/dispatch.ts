@@ -16,6 +16,18 @@ export const ANNOUNCED: Partial<Record<RunStatus, WebhookEvent>> = {
 
 export type { AnnouncedRun };
 
+/** The part of a run a status announcement carries, as it is now (a run row has more). */
+export function announcedRun(run: AnnouncedRun): AnnouncedRun {
+  return {
+    id: run.id,
+    workspaceId: run.workspaceId,
+    status: run.status,
+    output: run.output ?? null,
+    error: run.error ?? null,
+    pendingAction: run.pendingAction ?? null,
+  };
+}
+
 export const deliveryWorkflowId = (deliveryId: string, round: number) => `webhook-${deliveryId}-${round}`;
 
 /**
@@ -44,14 +56,7 @@ export async function announceRun(
     events: { $contains: [type] },
   });
   if (listening === 0) return;
-  const snapshot: AnnouncedRun = {
-    id: run.id,
-    workspaceId: run.workspaceId,
-    status: run.status,
-    output: run.output ?? null,
-    error: run.error ?? null,
-    pendingAction: run.pendingAction ?? null,
-  };
+  const snapshot = announcedRun(run);
   await client.workflow
     .start('webhookFanoutWorkflow', {
       workflowId: `webhook-fanout-${run.id}-${type}-${run.pendingAction?.id ?? 'final'}`,
