@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** The queued-run sweep (api/runRecovery.ts) finds runs left in `queued` without reading the whole table. */
+/** The queued-run sweep (domain/runs/recovery.ts) finds runs left in `queued` without reading the whole table. */
 export class Migration20261122040000 extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create index "runs_queued_created_index" on "runs" ("created_at") where "status" = 'queued';`);

@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Runs whose webhooks are still to be announced (runs reported by a local runner, and runs whose
  * workflow could not be started: they have no workflow to do it). Set in the transaction that records them, cleared once announced; the API's
- * recovery sweep announces those a failed request left behind (api/runRecovery.ts).
+ * recovery sweep announces those a failed request left behind (then api/runRecovery.ts; the outbox replaced the mark later).
  */
 export class Migration20261122060000 extends Migration {
   override async up(): Promise<void> {
