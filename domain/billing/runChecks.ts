@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiKey } from '../../db/entities/ApiKey';
 import { Workspace } from '../../db/entities/Workspace';
 import type { ModelInfo } from '../models/types';
 import { estimateRunCostUsd } from '../models/registry';
@@ -11,10 +10,12 @@ import { spentThisMonthMicros } from './spend';
 
 /**
  * The pre-flight checks of run creation after the agent and file checks (the order of docs/api/runs.md):
- * unverified-session limit (403), key spend cap (402), credits (402).
+ * unverified-session limit (403), key spend cap (402), credits (402). `tx` must be the transaction that
+ * inserts the run: the caller's user row (session) or key row (API key) is locked first, so concurrent
+ * creates by one caller take turns and each counts the runs the earlier ones committed.
  */
 export async function checkRunAllowed(
-  em: EntityManager,
+  tx: EntityManager,
   identity: Identity,
   model: ModelInfo,
   input: unknown,
@@ -22,9 +23,10 @@ export async function checkRunAllowed(
 ): Promise<void> {
   if (identity.actor === 'session' && !identity.emailVerified) {
     // Only unverified session accounts are limited (docs/api/billing.md); API keys never are.
-    const [{ count }] = await em
-      .getConnection()
-      .execute<Array<{ count: string }>>('select count(*) from runs where user_id = ?', [identity.userId]);
+    await tx.execute('select 1 from users where id = ? for update', [identity.userId]);
+    const [{ count }] = await tx.execute<Array<{ count: string }>>('select count(*) from runs where user_id = ?', [
+      identity.userId,
+    ]);
     if (Number(count) >= config.unverifiedRunLimit) {
       throw new ApiError(
         'auth.email_verification_required',
@@ -34,18 +36,22 @@ export async function checkRunAllowed(
     }
   }
   if (identity.actor === 'api_key') {
-    const key = await em.findOneOrFail(ApiKey, identity.keyId);
-    if (key.monthlySpendCapMicros !== null) {
-      const spent = (await spentThisMonthMicros(em, [key.id])).get(key.id) ?? 0;
-      if (spent >= key.monthlySpendCapMicros) {
+    const [key] = await tx.execute<Array<{ cap: string | null }>>(
+      'select monthly_spend_cap_micros as cap from api_keys where id = ? for update',
+      [identity.keyId],
+    );
+    if (key && key.cap !== null) {
+      const cap = Number(key.cap);
+      const spent = (await spentThisMonthMicros(tx, [identity.keyId])).get(identity.keyId) ?? 0;
+      if (spent >= cap) {
         throw new ApiError('billing.spend_cap_exceeded', 'This API key reached its monthly spend cap', {
-          cap: microsToUsd(key.monthlySpendCapMicros),
+          cap: microsToUsd(cap),
           spent: microsToUsd(spent),
         });
       }
     }
   }
-  const workspace = await em.findOneOrFail(Workspace, identity.workspaceId);
+  const workspace = await tx.findOneOrFail(Workspace, identity.workspaceId);
   const required = usdToMicros(estimateRunCostUsd(model, input));
   if (workspace.creditBalanceMicros < required) {
     throw new ApiError('billing.insufficient_credits', 'Not enough credits for this run', {

@@ -22,9 +22,18 @@ async function presentWithSpend(em: EntityManager, key: ApiKey): Promise<ApiKeyV
   return presentApiKey(key, spent.get(key.id) ?? 0);
 }
 
+/** The monthly spend cap of the calling key, or null for a session or an uncapped key. */
+async function callerCapMicros(em: EntityManager, identity: Identity): Promise<number | null> {
+  if (identity.actor !== 'api_key') return null;
+  const caller = await em.findOneOrFail(ApiKey, identity.keyId);
+  return caller.monthlySpendCapMicros;
+}
+
 /**
  * Creates a key in the caller's workspace and returns its plaintext, the only time it is shown. A key
- * cannot grant scopes it does not hold itself (`forbidden`); a session is limited by its role already.
+ * cannot grant scopes it does not hold itself (`forbidden`), and a key minted by a capped key gets that
+ * cap at most: none or a higher one becomes the minter's cap, a lower one is kept. A session is limited
+ * by its role already.
  */
 export async function createApiKey(
   em: EntityManager,
@@ -35,7 +44,9 @@ export async function createApiKey(
     const missing = input.scopes.filter((s) => !identity.scopes.includes(s));
     if (missing.length) throw errors.forbidden(`A key cannot grant scopes it does not hold: ${missing.join(', ')}`);
   }
-  const capMicros = input.monthlySpendCapUsd == null ? null : usdToMicros(input.monthlySpendCapUsd);
+  const asked = input.monthlySpendCapUsd == null ? null : usdToMicros(input.monthlySpendCapUsd);
+  const ceiling = await callerCapMicros(em, identity);
+  const capMicros = ceiling === null ? asked : Math.min(asked ?? ceiling, ceiling);
   const { key, plaintext } = await issueApiKey(em, identity.workspaceId, input.name, input.scopes, capMicros);
   const { spentThisMonthUsd: _s, lastUsedAt: _l, ...rest } = presentApiKey(key, 0);
   return { ...rest, key: plaintext };
@@ -74,7 +85,11 @@ export async function listApiKeys(
   return { apiKeys: items.map((k) => presentApiKey(k, spent.get(k.id) ?? 0)), nextCursor };
 }
 
-/** Sets a key's monthly spend cap in USD, or clears it with `null`. Throws `not_found` for an unknown key. */
+/**
+ * Sets a key's monthly spend cap in USD, or clears it with `null`. Throws `not_found` for an unknown key.
+ * A key may not set its own cap, and a capped key may not set another key's cap above its own or clear
+ * it (`forbidden`), so a cap cannot be walked around through a second key.
+ */
 export async function setApiKeySpendCap(
   em: EntityManager,
   identity: Identity,
@@ -82,7 +97,15 @@ export async function setApiKeySpendCap(
   monthlySpendCapUsd: number | null,
 ): Promise<ApiKeyView> {
   const key = await findActiveKey(em, identity, id);
-  key.monthlySpendCapMicros = monthlySpendCapUsd === null ? null : usdToMicros(monthlySpendCapUsd);
+  if (identity.actor === 'api_key' && identity.keyId === key.id) {
+    throw errors.forbidden('A key cannot change its own spend cap');
+  }
+  const capMicros = monthlySpendCapUsd === null ? null : usdToMicros(monthlySpendCapUsd);
+  const ceiling = await callerCapMicros(em, identity);
+  if (ceiling !== null && (capMicros === null || capMicros > ceiling)) {
+    throw errors.forbidden('A capped key cannot set a spend cap above its own or clear one');
+  }
+  key.monthlySpendCapMicros = capMicros;
   await em.flush();
   return presentWithSpend(em, key);
 }

@@ -66,7 +66,6 @@ export async function createRun(
   if (!model) {
     throw errors.validation([{ path: 'agentId', message: `The agent's model ${version.modelId} is not available` }]);
   }
-  await checkRunAllowed(em, identity, model, body.input, deps.config);
 
   const run = new Run(identity.workspaceId, agent.id, agent.currentVersion, body.input, body.metadata);
   run.idempotencyKey = key;
@@ -76,6 +75,8 @@ export async function createRun(
   let start!: OutboxEntry;
   try {
     await em.transactional(async (tx) => {
+      // The billing checks count what committed before them, so they run in the transaction that inserts.
+      await checkRunAllowed(tx, identity, model, body.input, deps.config);
       tx.persist(run);
       await tx.flush();
       await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));

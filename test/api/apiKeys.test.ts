@@ -147,6 +147,86 @@ describe('API keys', () => {
     expect((await put('10')).status).toBe(400);
   });
 
+  it('forbids a key to change its own spend cap; the owner still can', async () => {
+    const owner = await signUp(h);
+    const created = await (
+      await h.request('/v1/api-keys', {
+        method: 'POST',
+        headers: { cookie: owner.cookie },
+        json: { name: 'capped', scopes: ['keys:manage', 'runs:write'], monthlySpendCapUsd: 1 },
+      })
+    ).json();
+    for (const monthlySpendCapUsd of [null, 100, 0.5]) {
+      const res = await h.request(`/v1/api-keys/${created.id}/spend-cap`, {
+        method: 'PUT',
+        headers: bearer(created.key),
+        json: { monthlySpendCapUsd },
+      });
+      expect(res.status).toBe(403);
+      expect((await res.json()).error.code).toBe('forbidden');
+    }
+    const { apiKeys } = await (await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } })).json();
+    expect(apiKeys[0].monthlySpendCapUsd).toBe(1);
+    const byOwner = await h.request(`/v1/api-keys/${created.id}/spend-cap`, {
+      method: 'PUT',
+      headers: { cookie: owner.cookie },
+      json: { monthlySpendCapUsd: null },
+    });
+    expect(byOwner.status).toBe(200);
+    expect((await byOwner.json()).monthlySpendCapUsd).toBeNull();
+  });
+
+  it("caps a key minted by a capped key at the minter's cap, and keeps a capped key from lifting another's cap", async () => {
+    const owner = await signUp(h);
+    const minter = await (
+      await h.request('/v1/api-keys', {
+        method: 'POST',
+        headers: { cookie: owner.cookie },
+        json: { name: 'capped', scopes: ['keys:manage', 'runs:write'], monthlySpendCapUsd: 2 },
+      })
+    ).json();
+    const mint = async (monthlySpendCapUsd?: number | null) => {
+      const res = await h.request('/v1/api-keys', {
+        method: 'POST',
+        headers: bearer(minter.key),
+        json: { name: 'minted', scopes: ['keys:manage'], monthlySpendCapUsd },
+      });
+      expect(res.status).toBe(201);
+      return res.json();
+    };
+    expect((await mint()).monthlySpendCapUsd).toBe(2);
+    expect((await mint(null)).monthlySpendCapUsd).toBe(2);
+    expect((await mint(50)).monthlySpendCapUsd).toBe(2);
+    const lower = await mint(0.5);
+    expect(lower.monthlySpendCapUsd).toBe(0.5);
+    // the minted key cannot lift its minter's cap, nor the minter its own child's above its own
+    const put = (auth: Record<string, string>, id: string, monthlySpendCapUsd: number | null) =>
+      h.request(`/v1/api-keys/${id}/spend-cap`, { method: 'PUT', headers: auth, json: { monthlySpendCapUsd } });
+    for (const cap of [null, 3]) {
+      for (const [auth, id] of [
+        [bearer(lower.key), minter.id],
+        [bearer(minter.key), lower.id],
+      ] as const) {
+        const res = await put(auth, id, cap);
+        expect(res.status).toBe(403);
+        expect((await res.json()).error.code).toBe('forbidden');
+      }
+    }
+    const within = await put(bearer(minter.key), lower.id, 1.5);
+    expect(within.status).toBe(200);
+    expect((await within.json()).monthlySpendCapUsd).toBe(1.5);
+    const listed = await (await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } })).json();
+    expect(listed.apiKeys.find((k: { id: string }) => k.id === minter.id).monthlySpendCapUsd).toBe(2);
+    // an uncapped key mints what it asks for; a session is not limited
+    const free = await createKey(h, owner, ['keys:manage']);
+    const res = await h.request('/v1/api-keys', {
+      method: 'POST',
+      headers: bearer(free),
+      json: { name: 'free', scopes: ['keys:manage'] },
+    });
+    expect((await res.json()).monthlySpendCapUsd).toBeNull();
+  });
+
   it('pages the list newest first with a cursor, without gaps or repeats', async () => {
     const owner = await signUp(h);
     for (let i = 0; i < 5; i++) await createKey(h, owner, ['runs:read'], `k${i}`);

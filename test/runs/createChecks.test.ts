@@ -171,6 +171,26 @@ describe('run creation checks', () => {
     ).toBe(201);
   });
 
+  it('holds the unverified limit under concurrency: 15 parallel session creates make exactly the limit', async () => {
+    const { owner, agent } = await setup();
+    expect(h.config.unverifiedRunLimit).toBe(3);
+    const burst = await Promise.all(
+      Array.from({ length: 15 }, () =>
+        h.request('/v1/runs', { method: 'POST', headers: { cookie: owner.cookie }, json: { agentId: agent.id } }),
+      ),
+    );
+    const codes = await Promise.all(
+      burst.map(async (r) => `${r.status} ${r.status === 201 ? '' : (await r.json()).error.code}`.trim()),
+    );
+    expect(codes.filter((c) => c === '201')).toHaveLength(3);
+    expect(codes.filter((c) => c === '403 auth.email_verification_required')).toHaveLength(12);
+    const [{ count }] = await h.orm.em
+      .fork()
+      .getConnection()
+      .execute('select count(*) from runs where user_id = ?', [owner.userId]);
+    expect(Number(count)).toBe(3);
+  });
+
   it('marks the run failed and answers 503 when its workflow cannot be started, never leaving it queued', async () => {
     const { auth, agent } = await setup();
     const key = randomUUID();
