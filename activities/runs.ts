@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ModelError } from '../domain/models/types';
-import { createRunExecution, RunNotExecutable, type RunExecutionDeps } from '../domain/runs/execution';
+import { createRunExecution, RunNotExecutable, ToolNotAllowed, type RunExecutionDeps } from '../domain/runs/execution';
 import type { RunActivities } from '../workflows/activityTypes';
 import { RunFailure } from '../workflows/failures';
 
@@ -16,10 +16,7 @@ export function createRunActivities(deps: RunExecutionDeps) {
       try {
         return await run.startRun(runId);
       } catch (err) {
-        if (err instanceof RunNotExecutable) {
-          throw ApplicationFailure.create({ type: RunFailure.agentMissing, message: err.message, nonRetryable: true });
-        }
-        throw err;
+        throw notExecutable(err);
       }
     },
     transition: run.transition,
@@ -30,11 +27,29 @@ export function createRunActivities(deps: RunExecutionDeps) {
         try {
           return await run.modelTurn(runId, index, req, signal);
         } catch (err) {
-          throw err instanceof ModelError ? modelFailure(err) : err;
+          throw err instanceof ModelError ? modelFailure(err) : notExecutable(err);
         }
       }),
-    runTool: (runId, index, call) => withHeartbeat((signal) => run.runTool(runId, index, call, signal)),
+    runTool: (runId, index, call) =>
+      withHeartbeat(async (signal) => {
+        try {
+          return await run.runTool(runId, index, call, signal);
+        } catch (err) {
+          throw notExecutable(err);
+        }
+      }),
   } satisfies RunActivities;
+}
+
+/** Errors no retry can mend, as non-retryable failures with their run error code; anything else unchanged. */
+function notExecutable(err: unknown): unknown {
+  if (err instanceof ToolNotAllowed) {
+    return ApplicationFailure.create({ type: RunFailure.toolNotAllowed, message: err.message, nonRetryable: true });
+  }
+  if (err instanceof RunNotExecutable) {
+    return ApplicationFailure.create({ type: RunFailure.agentMissing, message: err.message, nonRetryable: true });
+  }
+  return err;
 }
 
 /**

@@ -50,7 +50,7 @@ export const API_VERSION = '0.1.0';
 export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] {
   const routes: RouteDef[] = [];
   const models = deps.models ?? createModelRegistry(deps.config.openai);
-  const tools = createToolRegistry({ allowPrivate: deps.config.allowPrivateWebhooks });
+  const tools = createToolRegistry({ allowPrivate: deps.config.allowPrivateEgress });
   const openapi = () => (cachedDoc ??= buildOpenApi(routes, API_VERSION));
   let cachedDoc: Record<string, unknown> | undefined;
   routes.push(

@@ -38,6 +38,7 @@ const envSchema = z.object({
     .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as file:///var/lib/svc/storage')
     .optional(),
   SVC_ALLOW_PRIVATE_WEBHOOKS: flag,
+  SVC_ALLOW_PRIVATE_EGRESS: flag,
   SVC_SMTP_URL: z.string().optional(),
   SVC_MAIL_FROM: z.string().default('svc <no-reply@svc.local>'),
   SVC_OPENAI_BASE_URL: z.string().optional(),
@@ -72,7 +73,13 @@ export interface Config {
   maxUploadBytes: number;
   /** Where file bytes live (`file://` directory; `s3://` is not built yet). */
   storageUrl: string;
+  /** Webhook URLs may be private addresses (local development); nothing else is relaxed by it. */
   allowPrivateWebhooks: boolean;
+  /**
+   * Every outbound call but webhook deliveries (the `http_request` tool) may reach private addresses
+   * (tests, local development); off, they stay behind the public-address guard (docs/api/limits.md).
+   */
+  allowPrivateEgress: boolean;
   smtpUrl?: string;
   mailFrom: string;
   /** Any OpenAI-compatible chat-completions endpoint; models appear as `openai/<name>`. */
@@ -123,6 +130,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxUploadBytes: e.SVC_MAX_UPLOAD_BYTES,
     storageUrl: e.SVC_STORAGE_URL || pathToFileURL(path.resolve(process.cwd(), '.data/storage')).href,
     allowPrivateWebhooks: e.SVC_ALLOW_PRIVATE_WEBHOOKS,
+    allowPrivateEgress: e.SVC_ALLOW_PRIVATE_EGRESS,
     smtpUrl: e.SVC_SMTP_URL || undefined,
     mailFrom: e.SVC_MAIL_FROM,
     openai: {

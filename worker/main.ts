@@ -39,7 +39,7 @@ export async function createWorker(
       config,
       orm,
       models: createModelRegistry(config.openai),
-      tools: createToolRegistry({ allowPrivate: config.allowPrivateWebhooks }),
+      tools: createToolRegistry({ allowPrivate: config.allowPrivateEgress }),
       temporal: opts.temporal,
     }),
   });

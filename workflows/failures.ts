@@ -7,6 +7,8 @@ export const RunFailure = {
   modelError: 'agent.model_error',
   /** A tool call failed for good. */
   toolError: 'agent.tool_error',
+  /** The model called a tool its agent version does not list (`ask_user` is always allowed). */
+  toolNotAllowed: 'agent.tool_not_allowed',
   /** `approve` with `approved: false`. */
   rejected: 'run.rejected',
   /** `review` with `accept: false` and no corrected output. */

@@ -14,7 +14,7 @@ import type { ModelRegistry } from '../models/registry';
 import type { ModelTurnRequest } from '../../workflows/activityTypes';
 import type { ToolCall, TurnResult } from '../models/types';
 import { chargeRun } from '../billing/charge';
-import type { ToolRegistry } from '../tools/registry';
+import { ASK_USER, type ToolRegistry } from '../tools/registry';
 
 /** A run that cannot execute at all (its row or its agent version vanished): retrying cannot help. */
 export class RunNotExecutable extends Error {
@@ -22,6 +22,22 @@ export class RunNotExecutable extends Error {
     super(message);
     this.name = 'RunNotExecutable';
   }
+}
+
+/**
+ * A tool call naming a tool the run's agent version does not list (`ask_user` is always allowed): the
+ * run fails with `agent.tool_not_allowed` and the tool is never reached (docs/api/agents.md#tools).
+ */
+export class ToolNotAllowed extends Error {
+  constructor(readonly tool: string) {
+    super(`The agent version does not list the tool ${JSON.stringify(tool)}`);
+    this.name = 'ToolNotAllowed';
+  }
+}
+
+/** The first call among `calls` that `listed` does not allow, if any. */
+function refusedCall(calls: ToolCall[], listed: ReadonlySet<string>): ToolCall | undefined {
+  return calls.find((c) => c.name !== ASK_USER && !listed.has(c.name));
 }
 
 export interface RunExecutionDeps {
@@ -77,6 +93,18 @@ export function createRunExecution(deps: RunExecutionDeps) {
     return untilDatabaseAnswers(() => orm.em.fork().transactional(fn), signal);
   }
 
+  /** The tools the run's agent version lists, read from PostgreSQL (waiting out an outage until `signal` aborts). */
+  function listedTools(runId: string, signal: AbortSignal): Promise<Set<string>> {
+    return untilDatabaseAnswers(async () => {
+      const em = orm.em.fork();
+      const run = await em.findOne(Run, runId);
+      if (!run) throw new RunNotExecutable('run row missing');
+      const version = await em.findOne(AgentVersion, { agent: run.agentId, version: run.agentVersion });
+      if (!version) throw new RunNotExecutable('agent version missing');
+      return new Set(version.tools);
+    }, signal);
+  }
+
   return {
     /**
      * Loads what the run executes and moves it queued → running (never announced: docs/api/webhooks.md). Returns the
@@ -116,10 +144,12 @@ export function createRunExecution(deps: RunExecutionDeps) {
     /**
      * One model turn; `signal` aborts the HTTP call. The step writes around the call wait out a
      * database outage inside the attempt (untilDatabaseAnswers), so the model's attempts are spent on
-     * the model alone. A failed call rejects with the provider's ModelError.
+     * the model alone. A failed call rejects with the provider's ModelError; a turn that calls a tool the
+     * agent version does not list rejects with ToolNotAllowed (its tokens still count), before any gate.
      */
     async modelTurn(runId: string, index: number, req: ModelTurnRequest, signal: AbortSignal): Promise<TurnResult> {
       const write = (fn: (em: EntityManager) => Promise<void>) => writeWaiting(signal, fn);
+      const listed = await listedTools(runId, signal);
       await write((em) => upsertStep(em, runId, index, 'model', 'running', { modelId: req.modelId }));
       const result = await deps.models.turn(
         {
@@ -131,6 +161,8 @@ export function createRunExecution(deps: RunExecutionDeps) {
         },
         signal,
       );
+      const refused = result.kind === 'tool_calls' ? refusedCall(result.toolCalls, listed) : undefined;
+      const refusal = refused && new ToolNotAllowed(refused.name);
       await write(async (em) => {
         // Count a turn's tokens once even if this activity is retried after the update committed.
         const step = await em.findOne(RunStep, { runId, index });
@@ -144,18 +176,28 @@ export function createRunExecution(deps: RunExecutionDeps) {
               em.getTransactionContext(),
             );
         }
-        await upsertStep(em, runId, index, 'model', result.kind === 'fail' ? 'failed' : 'succeeded', {
+        await upsertStep(em, runId, index, 'model', result.kind === 'fail' || refusal ? 'failed' : 'succeeded', {
           result: result.kind,
           usage: result.usage,
+          ...(refusal ? { error: refusal.message } : {}),
         });
       });
+      if (refusal) throw refusal;
       return result;
     },
 
-    /** Executes a non-human tool call and returns its result as text for the model. */
+    /**
+     * Executes a non-human tool call and returns its result as text for the model. A tool the agent
+     * version does not list is never reached: the step fails and this rejects with ToolNotAllowed.
+     */
     async runTool(runId: string, index: number, call: ToolCall, signal: AbortSignal): Promise<string> {
       const write = (status: StepStatus, detail: Record<string, unknown>) =>
         writeWaiting(signal, (em) => upsertStep(em, runId, index, 'tool', status, detail));
+      if (refusedCall([call], await listedTools(runId, signal))) {
+        const refusal = new ToolNotAllowed(call.name);
+        await write('failed', { tool: call.name, args: call.args, error: refusal.message });
+        throw refusal;
+      }
       await write('running', { tool: call.name, args: call.args });
       let result: string;
       try {

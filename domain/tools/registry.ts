@@ -33,7 +33,10 @@ export interface ToolRegistry {
   run(call: ToolCall, signal?: AbortSignal): Promise<string>;
 }
 
-/** Tools behind one interface; `http_request` goes through the same public-address guard as webhooks. */
+/**
+ * Tools behind one interface; `http_request` goes through the same public-address guard as webhooks.
+ * `allowPrivate` is `SVC_ALLOW_PRIVATE_EGRESS` (never the webhooks' switch).
+ */
 export function createToolRegistry(opts: { allowPrivate: boolean; timeoutMs?: number }): ToolRegistry {
   const byName = new Map(TOOL_SPECS.map((t) => [t.name, t]));
   return {

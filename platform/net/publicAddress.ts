@@ -169,7 +169,8 @@ function isNotFound(err: unknown): boolean {
  * Parses `raw`, resolves ALL of its A/AAAA answers and checks each one. Used at registration
  * and again on every delivery attempt and tool call; pin the returned addresses with
  * {@link pinnedLookup} so the connection goes to what was checked (no DNS-rebinding window).
- * With `allowPrivate` (`SVC_ALLOW_PRIVATE_WEBHOOKS`, local development) only the http(s)/userinfo/hostname rules
+ * With `allowPrivate` (`SVC_ALLOW_PRIVATE_WEBHOOKS` for webhooks, `SVC_ALLOW_PRIVATE_EGRESS` for the rest; local
+ * development) only the http(s)/userinfo/hostname rules
  * apply; the name is still resolved so the answers can be pinned.
  * @throws {NotPublicAddressError} when the URL fails {@link parseWebhookUrl}, the name does not resolve, or ANY
  *   answer is not public (one private answer among public ones is enough to refuse).

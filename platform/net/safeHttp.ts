@@ -17,7 +17,10 @@ export interface SafeRequestInit {
   timeoutMs: number;
   /** The body is cut at this many bytes (default 64 KiB) and `truncated` is set; the request does not fail. */
   maxResponseBytes?: number;
-  /** `SVC_ALLOW_PRIVATE_WEBHOOKS` (local development): skip the public-address checks. */
+  /**
+   * Skip the public-address checks (local development): `SVC_ALLOW_PRIVATE_WEBHOOKS` for webhook deliveries,
+   * `SVC_ALLOW_PRIVATE_EGRESS` for every other call.
+   */
   allowPrivate: boolean;
   resolver?: Resolver;
   /** Test hook. The default is a fresh agent per call, so no pooled socket outlives the check it was made for. */

@@ -37,7 +37,12 @@ async function main(): Promise<number> {
   const env = {
     apiPort: Number(process.env.DRILL_API_PORT ?? 4410),
     logDir: path.join(dataDir, 'logs'),
-    childEnv: { LOG_LEVEL: 'info', SVC_ALLOW_PRIVATE_WEBHOOKS: '1', SVC_SIGNUP_RATE_PER_MIN: '10000' },
+    childEnv: {
+      LOG_LEVEL: 'info',
+      SVC_ALLOW_PRIVATE_WEBHOOKS: '1',
+      SVC_ALLOW_PRIVATE_EGRESS: '1',
+      SVC_SIGNUP_RATE_PER_MIN: '10000',
+    },
     orm: await initOrm(config.databaseUrl, 4),
     client: createTemporal(config.temporal).client,
   } as Partial<DrillEnv> as DrillEnv;

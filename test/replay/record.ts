@@ -25,8 +25,8 @@ describe('record workflow histories for the replay test', () => {
   let auth: Record<string, string>;
 
   beforeAll(async () => {
-    // Private webhooks allowed, so the receiver on 127.0.0.1 gets deliveries and the tool call reaches it.
-    ({ h, stop } = await startRunStack({ allowPrivateWebhooks: true }));
+    // Private addresses allowed, so the receiver on 127.0.0.1 gets deliveries and the tool call reaches it.
+    ({ h, stop } = await startRunStack({ allowPrivateWebhooks: true, allowPrivateEgress: true }));
     mkdirSync(OUT, { recursive: true });
   }, 120_000);
   afterAll(() => stop?.());

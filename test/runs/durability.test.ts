@@ -16,7 +16,7 @@ describe('durability', () => {
     DATABASE_URL: h.config.databaseUrl,
     TEMPORAL_ADDRESS: h.config.temporal.address,
     TEMPORAL_TASK_QUEUE: queue,
-    SVC_ALLOW_PRIVATE_WEBHOOKS: '1',
+    SVC_ALLOW_PRIVATE_EGRESS: '1',
   });
 
   beforeAll(async () => {

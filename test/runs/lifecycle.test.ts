@@ -266,7 +266,7 @@ describe('run lifecycle', () => {
     expect(done.output).toBe('done');
     const { steps } = await (await h.request(`/v1/runs/${run.id}/steps`, { headers: auth })).json();
     expect(steps.map((s: { type: string }) => s.type)).toEqual(['model', 'approval', 'tool', 'model']);
-    // the guard refused the private URL (SVC_ALLOW_PRIVATE_WEBHOOKS is off here); the model got the error as the result
+    // the guard refused the private URL (SVC_ALLOW_PRIVATE_EGRESS is off here); the model got the error as the result
     expect(steps[2].detail.error).toMatch(/not public|loopback/i);
   });
 

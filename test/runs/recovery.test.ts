@@ -59,6 +59,7 @@ describe('recovery', () => {
     const config = {
       ...base.config,
       allowPrivateWebhooks: true,
+      allowPrivateEgress: true,
       temporal: { ...base.config.temporal, taskQueue: testTaskQueue() },
     };
     await base.close();
