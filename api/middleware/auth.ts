@@ -5,6 +5,7 @@ import type { Config } from '../../platform/config';
 import type { AppContext, AppState, Identity } from '../context';
 import { errors } from '../../domain/errors';
 import type { RateLimitStore } from '../rateLimitStore';
+import { enforceRateLimit } from './rateLimit';
 import type { Access } from '../routes/route';
 
 export const SESSION_COOKIE = 'svc_session';
@@ -60,11 +61,7 @@ async function enforceKeyRateLimit(ctx: AppContext, store: RateLimitStore, ident
   if (identity.actor !== 'api_key') return;
   const limit =
     PLAN_ENTITLEMENTS[identity.plan as Plan]?.apiRateLimitPerMin ?? PLAN_ENTITLEMENTS.free_trial.apiRateLimitPerMin;
-  const result = await store.hit(ctx.state.em, `key:${identity.keyId}`, limit);
-  ctx.set('RateLimit-Limit', String(result.limit));
-  ctx.set('RateLimit-Remaining', String(result.remaining));
-  ctx.set('RateLimit-Reset', String(result.resetSec));
-  if (!result.allowed) throw errors.rateLimited(result.resetSec);
+  await enforceRateLimit(ctx, store, `key:${identity.keyId}`, limit);
 }
 
 /** CSRF: a session write that carries an Origin header must carry one of the configured console origins. */

@@ -1,4 +1,5 @@
 import { startApi, type Harness } from '../helpers/harness';
+import { clientSubject } from '../../api/middleware/rateLimit';
 import { bearer, createKey, freshRateWindow, setPlan, signUp } from '../helpers/factories';
 
 // docs/api/limits.md: per-key per-minute limits from the plan, in a store every replica shares.
@@ -87,5 +88,18 @@ describe('per-key rate limit', () => {
     const res = await h.request('/v1/api-keys', { headers: bearer(key) });
     expect(res.status).toBe(403);
     expect(res.headers.get('ratelimit-remaining')).toBe('29');
+  });
+});
+
+describe('the client a per-IP limit counts', () => {
+  it('is an IPv4 address itself, an IPv6 address its /64', () => {
+    expect(clientSubject('203.0.113.7')).toBe('203.0.113.7');
+    expect(clientSubject('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(clientSubject('203.0.113.7:51234')).toBe('203.0.113.7');
+    expect(clientSubject('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(clientSubject('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(clientSubject('[2001:db8:1:2::9]:443')).toBe('2001:db8:1:2::/64');
+    expect(clientSubject('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(clientSubject('not an address')).toBe('raw:not an address');
   });
 });
