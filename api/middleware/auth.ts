@@ -18,8 +18,8 @@ interface AuthDeps {
 
 /**
  * Resolves and checks the caller for one route (docs/api/identity.md): credential → identity (401),
- * the key's per-minute rate limit (429, docs/api/limits.md), console-only and scope/role checks (403),
- * and the Origin check for session writes.
+ * the key's or the session user's per-minute rate limit (429, docs/api/limits.md), console-only and
+ * scope/role checks (403), and the Origin check for session writes.
  */
 export function authorize(access: Access, deps: AuthDeps): Middleware<AppState> {
   return async (ctx, next) => {
@@ -37,6 +37,8 @@ export function authorize(access: Access, deps: AuthDeps): Middleware<AppState> 
     } else if (cookie) {
       // X-Workspace-Id picks the workspace; without it, the caller's first workspace.
       identity = await sessionIdentity(em, cookie, ctx.get('X-Workspace-Id'));
+      // per user, so opening more sessions buys no more requests
+      await enforceRateLimit(ctx, deps.rateLimits, `user:${identity.userId}`, deps.config.sessionRatePerMin);
     } else {
       throw errors.unauthorized();
     }

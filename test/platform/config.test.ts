@@ -10,4 +10,10 @@ describe('configuration', () => {
     expect(hops('2')).toBe(2);
     for (const bad of ['yes', '-1', '1.5', 'two']) expect(() => hops(bad)).toThrow(/SVC_TRUST_PROXY/);
   });
+
+  it('limits session callers to SVC_SESSION_RATE_PER_MIN requests a minute, 120 by default', () => {
+    expect(loadConfig({}).sessionRatePerMin).toBe(120);
+    expect(loadConfig({ SVC_SESSION_RATE_PER_MIN: '30' }).sessionRatePerMin).toBe(30);
+    expect(() => loadConfig({ SVC_SESSION_RATE_PER_MIN: '0' })).toThrow(/SVC_SESSION_RATE_PER_MIN/);
+  });
 });
