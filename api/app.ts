@@ -78,7 +78,9 @@ export function createApp(deps: AppDeps): {
   router: ReturnType<typeof buildRouter>;
   close: () => Promise<void>;
 } {
-  const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
+  // With N trusted proxy hops, ctx.ip is the X-Forwarded-For entry N from the right (docs/api/limits.md).
+  const hops = deps.config.trustProxyHops;
+  const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
   const hub = new RunEventHub(deps.config.databaseUrl, deps.logger);
   const routes = declareRoutes({ ...deps, hub });
   const router = buildRouter(routes, { config: deps.config, rateLimits: new RateLimitStore() });

@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import type { AppState } from './context';
 import { errors } from '../domain/errors';
 import { authorize } from './middleware/auth';
+import { ipRateLimit } from './middleware/rateLimit';
 import { jsonBody, validate } from './middleware/validate';
 import type { Config } from '../platform/config';
 import type { RateLimitStore } from './rateLimitStore';
@@ -48,18 +49,5 @@ export function notFound(router: Router<AppState>): Middleware<AppState> {
       throw errors.methodNotAllowed(ctx.method, allowed);
     }
     throw errors.notFound('Route');
-  };
-}
-
-// Sign-in and sign-up are limited per client IP, in the shared store.
-function ipRateLimit(kind: 'signin' | 'signup', deps: RouterDeps): Middleware<AppState> {
-  const limit = kind === 'signin' ? deps.config.signInRatePerMin : deps.config.signUpRatePerMin;
-  return async (ctx, next) => {
-    const result = await deps.rateLimits.hit(ctx.state.em, `${kind}:${ctx.ip}`, limit);
-    ctx.set('RateLimit-Limit', String(result.limit));
-    ctx.set('RateLimit-Remaining', String(result.remaining));
-    ctx.set('RateLimit-Reset', String(result.resetSec));
-    if (!result.allowed) throw errors.rateLimited(result.resetSec);
-    await next();
   };
 }

@@ -11,6 +11,16 @@ const flag = z
   .optional()
   .transform((v) => v === '1' || v === 'true');
 
+/**
+ * Proxy hops in front of the API whose `X-Forwarded-For` entries are trusted: a number, 0 (the default) for
+ * none. `1`/`true` and `0`/`false`/empty are accepted as they were when this setting was a switch.
+ */
+const proxyHops = z
+  .string()
+  .regex(/^(\d{1,2}|true|false|)$/, 'must be a number of trusted proxy hops (0 = none)')
+  .optional()
+  .transform((v) => (v === 'true' ? 1 : !v || v === 'false' ? 0 : Number(v)));
+
 const intFrom = (def: number) => z.coerce.number().int().positive().default(def);
 
 const envSchema = z.object({
@@ -23,12 +33,13 @@ const envSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().default('runs'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SVC_PUBLIC_URL: z.string().optional(),
-  SVC_TRUST_PROXY: flag,
+  SVC_TRUST_PROXY: proxyHops,
   SVC_COOKIE_SECURE: flag,
   SVC_CONSOLE_ORIGINS: z.string().default('http://localhost:3000,http://127.0.0.1:3000'),
   SVC_SESSION_DAYS: intFrom(30),
   SVC_SIGNIN_RATE_PER_MIN: intFrom(10),
   SVC_SIGNUP_RATE_PER_MIN: intFrom(5),
+  SVC_SESSION_RATE_PER_MIN: intFrom(120),
   SVC_TRIAL_CREDITS_USD: z.coerce.number().nonnegative().default(5),
   SVC_UNVERIFIED_RUN_LIMIT: z.coerce.number().int().nonnegative().default(3),
   SVC_MAX_JSON_BYTES: intFrom(1024 * 1024),
@@ -61,12 +72,18 @@ export interface Config {
   temporal: { address: string; namespace: string; taskQueue: string };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   publicUrl: string;
-  trustProxy: boolean;
+  /**
+   * Proxies in front of the API: the client IP is the `X-Forwarded-For` entry this many from the right
+   * (0: the socket's address, the header ignored).
+   */
+  trustProxyHops: number;
   cookieSecure: boolean;
   consoleOrigins: string[];
   sessionTtlMs: number;
   signInRatePerMin: number;
   signUpRatePerMin: number;
+  /** Requests a console user (all of their sessions together) may make per minute. */
+  sessionRatePerMin: number;
   trialCreditsUsd: number;
   unverifiedRunLimit: number;
   maxJsonBytes: number;
@@ -116,7 +133,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE },
     logLevel: e.LOG_LEVEL,
     publicUrl: e.SVC_PUBLIC_URL ?? `http://localhost:${e.PORT}`,
-    trustProxy: e.SVC_TRUST_PROXY,
+    trustProxyHops: e.SVC_TRUST_PROXY,
     cookieSecure: e.SVC_COOKIE_SECURE,
     consoleOrigins: e.SVC_CONSOLE_ORIGINS.split(',')
       .map((s) => s.trim())
@@ -124,6 +141,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlMs: e.SVC_SESSION_DAYS * 24 * 3600 * 1000,
     signInRatePerMin: e.SVC_SIGNIN_RATE_PER_MIN,
     signUpRatePerMin: e.SVC_SIGNUP_RATE_PER_MIN,
+    sessionRatePerMin: e.SVC_SESSION_RATE_PER_MIN,
     trialCreditsUsd: e.SVC_TRIAL_CREDITS_USD,
     unverifiedRunLimit: e.SVC_UNVERIFIED_RUN_LIMIT,
     maxJsonBytes: e.SVC_MAX_JSON_BYTES,

@@ -5,6 +5,7 @@ import type { Config } from '../../platform/config';
 import type { AppContext, AppState, Identity } from '../context';
 import { errors } from '../../domain/errors';
 import type { RateLimitStore } from '../rateLimitStore';
+import { enforceRateLimit } from './rateLimit';
 import type { Access } from '../routes/route';
 
 export const SESSION_COOKIE = 'svc_session';
@@ -17,8 +18,8 @@ interface AuthDeps {
 
 /**
  * Resolves and checks the caller for one route (docs/api/identity.md): credential → identity (401),
- * the key's per-minute rate limit (429, docs/api/limits.md), console-only and scope/role checks (403),
- * and the Origin check for session writes.
+ * the key's or the session user's per-minute rate limit (429, docs/api/limits.md), console-only and
+ * scope/role checks (403), and the Origin check for session writes.
  */
 export function authorize(access: Access, deps: AuthDeps): Middleware<AppState> {
   return async (ctx, next) => {
@@ -36,6 +37,8 @@ export function authorize(access: Access, deps: AuthDeps): Middleware<AppState> 
     } else if (cookie) {
       // X-Workspace-Id picks the workspace; without it, the caller's first workspace.
       identity = await sessionIdentity(em, cookie, ctx.get('X-Workspace-Id'));
+      // per user, so opening more sessions buys no more requests
+      await enforceRateLimit(ctx, deps.rateLimits, `user:${identity.userId}`, deps.config.sessionRatePerMin);
     } else {
       throw errors.unauthorized();
     }
@@ -60,11 +63,7 @@ async function enforceKeyRateLimit(ctx: AppContext, store: RateLimitStore, ident
   if (identity.actor !== 'api_key') return;
   const limit =
     PLAN_ENTITLEMENTS[identity.plan as Plan]?.apiRateLimitPerMin ?? PLAN_ENTITLEMENTS.free_trial.apiRateLimitPerMin;
-  const result = await store.hit(ctx.state.em, `key:${identity.keyId}`, limit);
-  ctx.set('RateLimit-Limit', String(result.limit));
-  ctx.set('RateLimit-Remaining', String(result.remaining));
-  ctx.set('RateLimit-Reset', String(result.resetSec));
-  if (!result.allowed) throw errors.rateLimited(result.resetSec);
+  await enforceRateLimit(ctx, store, `key:${identity.keyId}`, limit);
 }
 
 /** CSRF: a session write that carries an Origin header must carry one of the configured console origins. */

@@ -35,7 +35,11 @@ export async function apiKeyIdentity(em: EntityManager, plaintext: string): Prom
  * user's first workspace. Throws `unauthorized` for an unknown or expired session, `forbidden` when the
  * user is not a member of the workspace named (or of any).
  */
-export async function sessionIdentity(em: EntityManager, token: string, workspaceId: string): Promise<Identity> {
+export async function sessionIdentity(
+  em: EntityManager,
+  token: string,
+  workspaceId: string,
+): Promise<Extract<Identity, { actor: 'session' }>> {
   const session = await em.findOne(
     Session,
     { tokenHash: sha256Hex(token), expiresAt: { $gt: new Date() } },

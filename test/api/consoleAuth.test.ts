@@ -151,11 +151,22 @@ describe('console auth', () => {
 describe('sign-in and sign-up rate limits (per client IP)', () => {
   let h: Harness;
   beforeAll(async () => {
-    // trust X-Forwarded-For so each test is its own client IP, unaffected by other tests' traffic
-    h = await startApi({ trustProxy: true, signInRatePerMin: 3, signUpRatePerMin: 2 });
+    // one trusted proxy hop, so each test is its own client IP, unaffected by other tests' traffic
+    h = await startApi({ trustProxyHops: 1, signInRatePerMin: 3, signUpRatePerMin: 2 });
   });
   afterAll(() => h.close());
-  const ip = () => `2001:db8::${randomUUID().slice(0, 18).replace(/-/g, ':')}`;
+  // a fresh IPv6 /64 (the unit the limits count IPv6 clients by), and an address in one
+  const prefix64 = () => {
+    const hex = randomUUID();
+    return `2001:db8:${hex.slice(0, 4)}:${hex.slice(4, 8)}`;
+  };
+  const ip = () => `${prefix64()}::1`;
+  const failSignIn = (xff: string) =>
+    h.request('/v1/console/auth/sign-in', {
+      method: 'POST',
+      headers: { 'X-Forwarded-For': xff },
+      json: { email: uniqueEmail(), password: 'nope-nope' },
+    });
 
   it('allows SVC_SIGNUP_RATE_PER_MIN sign-ups a minute, then 429 rate_limited with Retry-After', async () => {
     await freshRateWindow();
@@ -205,5 +216,48 @@ describe('sign-in and sign-up rate limits (per client IP)', () => {
     });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  it('trusts only the configured hops: rotating the left-most X-Forwarded-For entries does not reset the limit', async () => {
+    await freshRateWindow();
+    // the proxy appends the address it saw; everything left of it is whatever the client sent
+    const client = ip();
+    for (let i = 0; i < 3; i++) expect((await failSignIn(`${ip()}, ${ip()}, ${client}`)).status).toBe(401);
+    const res = await failSignIn(`${ip()}, ${client}`);
+    expect(res.status).toBe(429);
+    expect((await res.json()).error).toMatchObject({ code: 'rate_limited', message: 'Rate limit exceeded' });
+    // a client naming the limited address in its own part of the header is still counted as itself
+    expect((await failSignIn(`${client}, ${ip()}`)).status).toBe(401);
+  });
+
+  it('takes the entry SVC_TRUST_PROXY hops from the right, with two proxies in front', async () => {
+    const twoHops = await startApi({ trustProxyHops: 2, signInRatePerMin: 3 });
+    try {
+      await freshRateWindow();
+      const client = ip();
+      const edge = ip();
+      const attempt = (xff: string) =>
+        twoHops.request('/v1/console/auth/sign-in', {
+          method: 'POST',
+          headers: { 'X-Forwarded-For': xff },
+          json: { email: uniqueEmail(), password: 'nope-nope' },
+        });
+      for (let i = 0; i < 3; i++) expect((await attempt(`${ip()}, ${client}, ${edge}`)).status).toBe(401);
+      expect((await attempt(`${ip()}, ${client}, ${edge}`)).status).toBe(429);
+      // the edge proxy's own address is not the client: another client behind it is unaffected
+      expect((await attempt(`${ip()}, ${edge}`)).status).toBe(401);
+    } finally {
+      await twoHops.close();
+    }
+  });
+
+  it('counts IPv6 clients by their /64: addresses in one /64 share a limit, another /64 does not', async () => {
+    await freshRateWindow();
+    const net = prefix64();
+    for (const addr of [`${net}::1`, `${net}::2`, `${net}:ffff:ffff:ffff:ffff`]) {
+      expect((await failSignIn(addr)).status).toBe(401);
+    }
+    expect((await failSignIn(`${net}::abcd`)).status).toBe(429);
+    expect((await failSignIn(`${prefix64()}::abcd`)).status).toBe(401);
   });
 });

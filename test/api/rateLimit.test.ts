@@ -1,5 +1,6 @@
 import { startApi, type Harness } from '../helpers/harness';
-import { bearer, createKey, freshRateWindow, setPlan, signUp } from '../helpers/factories';
+import { clientSubject } from '../../api/middleware/rateLimit';
+import { bearer, createKey, freshRateWindow, sessionCookie, setPlan, signUp } from '../helpers/factories';
 
 // docs/api/limits.md: per-key per-minute limits from the plan, in a store every replica shares.
 describe('per-key rate limit', () => {
@@ -37,12 +38,13 @@ describe('per-key rate limit', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(limited.headers.get('ratelimit-remaining')).toBe('0');
 
-    // the limit is per key: a sibling key of the same workspace is unaffected, and so are sessions
+    // the limit is per key: a sibling key of the same workspace is unaffected, and so are sessions (counted
+    // by their own limit, which the harness sets high)
     const sibling = await createKey(h, owner, ['keys:manage']);
     expect((await h.request('/v1/api-keys', { headers: bearer(sibling) })).status).toBe(200);
     const session = await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } });
     expect(session.status).toBe(200);
-    expect(session.headers.get('ratelimit-limit')).toBeNull();
+    expect(session.headers.get('ratelimit-limit')).toBe(String(h.config.sessionRatePerMin));
   });
 
   it('takes the limit from the workspace plan', async () => {
@@ -87,5 +89,83 @@ describe('per-key rate limit', () => {
     const res = await h.request('/v1/api-keys', { headers: bearer(key) });
     expect(res.status).toBe(403);
     expect(res.headers.get('ratelimit-remaining')).toBe('29');
+  });
+});
+
+// docs/api/limits.md: console sessions are limited per user per minute (SVC_SESSION_RATE_PER_MIN), with the
+// same answer and headers as keys, in the same shared store.
+describe('per-user session rate limit', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startApi({ sessionRatePerMin: 5 });
+  });
+  afterAll(() => h.close());
+
+  const me = (target: Harness, cookie: string) => target.request('/v1/console/me', { headers: { cookie } });
+
+  it('allows SVC_SESSION_RATE_PER_MIN requests a minute per user, then 429 with Retry-After and RateLimit-*', async () => {
+    const user = await signUp(h);
+    await freshRateWindow(20);
+    const ok: Response[] = [];
+    for (let i = 0; i < 5; i++) ok.push(await me(h, user.cookie));
+    expect(ok.map((r) => r.status)).toEqual(Array(5).fill(200));
+    expect(ok[0].headers.get('ratelimit-limit')).toBe('5');
+    expect(ok[0].headers.get('ratelimit-remaining')).toBe('4');
+    expect(ok[4].headers.get('ratelimit-remaining')).toBe('0');
+    expect(Number(ok[4].headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+
+    const limited = await me(h, user.cookie);
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({ error: { code: 'rate_limited', message: 'Rate limit exceeded' } });
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    // writes are counted too
+    const write = await h.request('/v1/api-keys', {
+      method: 'POST',
+      headers: { cookie: user.cookie },
+      json: { name: 'k', scopes: ['runs:read'] },
+    });
+    expect(write.status).toBe(429);
+
+    // per user: a second session of the same user (signing in is not a session request) shares the count
+    const signIn = await h.request('/v1/console/auth/sign-in', {
+      method: 'POST',
+      json: { email: user.email, password: user.password },
+    });
+    expect(signIn.status).toBe(200);
+    expect((await me(h, sessionCookie(signIn))).status).toBe(429);
+    // ... and another user is unaffected
+    const other = await signUp(h);
+    expect((await me(h, other.cookie)).status).toBe(200);
+  });
+
+  it('counts across API replicas in the shared store', async () => {
+    const replica = await startApi({ sessionRatePerMin: 5 });
+    try {
+      const user = await signUp(h);
+      await freshRateWindow(20);
+      for (let i = 0; i < 3; i++) expect((await me(h, user.cookie)).status).toBe(200);
+      for (let i = 0; i < 2; i++) expect((await me(replica, user.cookie)).status).toBe(200);
+      expect((await me(replica, user.cookie)).status).toBe(429);
+      expect((await me(h, user.cookie)).status).toBe(429);
+    } finally {
+      await replica.close();
+    }
+  });
+});
+
+describe('the client a per-IP limit counts', () => {
+  it('is an IPv4 address itself, an IPv6 address its /64', () => {
+    expect(clientSubject('203.0.113.7')).toBe('203.0.113.7');
+    expect(clientSubject('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(clientSubject('203.0.113.7:51234')).toBe('203.0.113.7');
+    expect(clientSubject('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(clientSubject('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(clientSubject('[2001:db8:1:2::9]:443')).toBe('2001:db8:1:2::/64');
+    expect(clientSubject('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(clientSubject('not an address')).toBe('raw:not an address');
   });
 });

@@ -28,8 +28,14 @@ export interface Harness {
 
 export async function startApi(overrides: Partial<Config> = {}, extra: Partial<AppDeps> = {}): Promise<Harness> {
   const base = loadConfig(process.env);
-  // Tests create many accounts from one IP; the tests of these limits set their own values.
-  const config: Config = { ...base, signInRatePerMin: 10_000, signUpRatePerMin: 10_000, ...overrides };
+  // Tests create many accounts from one IP and drive a session hard; the tests of these limits set their own values.
+  const config: Config = {
+    ...base,
+    signInRatePerMin: 10_000,
+    signUpRatePerMin: 10_000,
+    sessionRatePerMin: 10_000,
+    ...overrides,
+  };
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, cb) {
