@@ -54,7 +54,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
   const openapi = () => (cachedDoc ??= buildOpenApi(routes, API_VERSION));
   let cachedDoc: Record<string, unknown> | undefined;
   routes.push(
-    ...healthRoutes({ temporal: deps.temporal, openapi }),
+    ...healthRoutes({ temporal: deps.temporal, logger: deps.logger, openapi }),
     ...consoleAuthRoutes({ config: deps.config, mailer: deps.mailer }),
     ...apiKeyRoutes(),
     ...catalogRoutes({ models }),

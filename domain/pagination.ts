@@ -19,17 +19,30 @@ export function encodeCursor(row: Cursor): string {
   return Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
 }
 
-/** Decodes a cursor; a malformed one is the caller's 400 `validation_error`. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Decodes a cursor. Only what encodeCursor makes passes: a two-element array of a canonical ISO
+ * timestamp in years 1970..9999 and a UUID, so nothing malformed reaches the query (where a bad id or
+ * date would fail in PostgreSQL as a 500).
+ * @throws {ApiError} 400 `validation_error` (path `cursor`) for anything else
+ */
 export function decodeCursor(cursor: string | undefined): Cursor | undefined {
   if (!cursor) return undefined;
+  let parsed: unknown;
   try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    const createdAt = new Date(at);
-    if (typeof id !== 'string' || Number.isNaN(createdAt.getTime())) throw new Error('bad cursor');
-    return { createdAt, id };
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw errors.validation([{ path: 'cursor', message: 'Invalid cursor' }]);
+    parsed = null;
   }
+  if (Array.isArray(parsed) && parsed.length === 2) {
+    const [at, id] = parsed as unknown[];
+    const createdAt = typeof at === 'string' ? new Date(at) : new Date(NaN);
+    const year = createdAt.getUTCFullYear();
+    const canonical = !Number.isNaN(year) && year >= 1970 && year <= 9999 && createdAt.toISOString() === at;
+    if (canonical && typeof id === 'string' && UUID.test(id)) return { createdAt, id };
+  }
+  throw errors.validation([{ path: 'cursor', message: 'Invalid cursor' }]);
 }
 
 /**

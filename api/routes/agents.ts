@@ -10,10 +10,16 @@ import {
   type AgentDeps,
 } from '../../domain/agents/agents';
 import { pageQuery } from '../../domain/pagination';
-import { agentListOut, agentOut, createAgentBody, definitionOut, updateAgentBody, versionOut } from '../schemas/agents';
+import {
+  agentListOut,
+  agentOut,
+  createAgentBody,
+  definitionOut,
+  updateAgentBody,
+  versionListOut,
+} from '../schemas/agents';
 import { idParams } from '../schemas/common';
 import { defineRoute, type RouteDef } from './route';
-
 
 type IdParams = z.infer<typeof idParams>;
 
@@ -83,16 +89,17 @@ export function agentRoutes(deps: AgentDeps): RouteDef[] {
         ctx.status = 204;
       },
     }),
-    defineRoute<undefined, undefined, IdParams>({
+    defineRoute<undefined, z.infer<typeof pageQuery>, IdParams>({
       method: 'GET',
       path: '/v1/agents/:id/versions',
-      summary: "An agent's versions, newest first",
+      summary: "List an agent's versions, newest first",
       tag: 'agents',
       access: { auth: 'any', scope: 'agents:read' },
       params: idParams,
-      responses: { 200: { description: 'Versions', schema: z.object({ versions: z.array(versionOut) }) } },
-      async handler(ctx, { params }) {
-        ctx.body = await listAgentVersions(ctx.state.em, ctx.state.identity!, params.id);
+      query: pageQuery,
+      responses: { 200: { description: 'Versions', schema: versionListOut } },
+      async handler(ctx, { params, query }) {
+        ctx.body = await listAgentVersions(ctx.state.em, ctx.state.identity!, params.id, query);
       },
     }),
     defineRoute<undefined, undefined, IdParams>({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Logger } from '../../platform/logger';
 import type { Temporal } from '../../platform/temporal';
 import { ApiError } from '../../domain/errors';
 import { defineRoute, type RouteDef } from './route';
@@ -8,17 +9,28 @@ const readyOut = z.object({
   checks: z.object({ database: z.literal('ok'), temporal: z.literal('ok') }),
 });
 
-async function check(probe: () => Promise<unknown>): Promise<string> {
-  try {
-    await probe();
-    return 'ok';
-  } catch (err) {
-    return err instanceof Error ? err.message.split('\n')[0].slice(0, 200) : 'failed';
-  }
-}
+type Check = 'ok' | 'failed';
 
-/** Operations: /healthz says the process is up, /readyz that PostgreSQL and Temporal answer. */
-export function healthRoutes(deps: { temporal: Temporal; openapi: () => Record<string, unknown> }): RouteDef[] {
+/**
+ * Operations: /healthz says the process is up, /readyz that PostgreSQL and Temporal answer. /readyz is
+ * public, so it names a failing dependency and nothing more: the error itself (addresses, user names,
+ * driver messages) goes to the log.
+ */
+export function healthRoutes(deps: {
+  temporal: Temporal;
+  logger: Logger;
+  openapi: () => Record<string, unknown>;
+}): RouteDef[] {
+  async function check(dependency: string, probe: () => Promise<unknown>): Promise<Check> {
+    try {
+      await probe();
+      return 'ok';
+    } catch (err) {
+      deps.logger.warn({ err, dependency }, 'readiness check failed');
+      return 'failed';
+    }
+  }
+
   return [
     defineRoute({
       method: 'GET',
@@ -37,16 +49,23 @@ export function healthRoutes(deps: { temporal: Temporal; openapi: () => Record<s
       summary: 'Readiness: the database and Temporal are reachable',
       tag: 'operations',
       access: { auth: 'public' },
-      responses: { 200: { description: 'Ready', schema: readyOut }, 503: { description: 'A dependency is down' } },
+      responses: {
+        200: { description: 'Ready', schema: readyOut },
+        503: { description: 'A dependency is down: `details.checks` marks it `failed`' },
+      },
       async handler(ctx) {
         const [database, temporal] = await Promise.all([
-          check(() => ctx.state.em.getConnection().execute('select 1')),
-          check(() => deps.temporal.ping()),
+          check('database', () => ctx.state.em.getConnection().execute('select 1')),
+          check('temporal', () => deps.temporal.ping()),
         ]);
-        if (database !== 'ok' || temporal !== 'ok') {
-          throw new ApiError('unavailable', 'Not ready', { checks: { database, temporal } }, { 'Retry-After': '5' });
+        const checks = { database, temporal };
+        const failing = Object.entries(checks)
+          .filter(([, result]) => result !== 'ok')
+          .map(([name]) => name);
+        if (failing.length) {
+          throw new ApiError('unavailable', `Not ready: ${failing.join(', ')}`, { checks }, { 'Retry-After': '5' });
         }
-        ctx.body = { status: 'ready', checks: { database, temporal } };
+        ctx.body = { status: 'ready', checks };
       },
     }),
     defineRoute({

@@ -56,6 +56,8 @@ export const versionOut = z.object({
   createdAt: z.iso.datetime(),
 });
 
+export const versionListOut = z.object({ versions: z.array(versionOut), nextCursor: z.string().nullable() });
+
 export const definitionOut = z.object({
   id: z.uuid(),
   name: z.string(),

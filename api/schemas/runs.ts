@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { pageQuery } from '../../domain/pagination';
 import { RUN_STATUSES } from '../../workflows/messages';
+import { timestamp } from './common';
 
 const json = z.unknown();
 const object = z.record(z.string(), z.unknown());
@@ -18,11 +20,9 @@ export const createRunBody = z.object({
   metadata: object.default({}),
 });
 
-export const listRunsQuery = z.object({
+export const listRunsQuery = pageQuery.extend({
   status: z.enum(RUN_STATUSES).optional(),
   agentId: z.uuid().optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional(),
 });
 
 const actionId = z.string().min(1).max(64).optional();
@@ -78,8 +78,8 @@ const localRun = z.object({
     .object({ code: z.string().min(1).max(100), message: z.string().max(10_000) })
     .nullable()
     .optional(),
-  startedAt: z.iso.datetime(),
-  completedAt: z.iso.datetime(),
+  startedAt: timestamp,
+  completedAt: timestamp,
   usage: z.object({ inputTokens: z.number().int().min(0), outputTokens: z.number().int().min(0) }).optional(),
 });
 
@@ -89,5 +89,9 @@ export const localRunsBody = z.object({
     .array(localRun)
     .min(1)
     .max(100)
-    .refine((runs) => runs.every((r) => r.startedAt <= r.completedAt), 'startedAt must not be after completedAt'),
+    .refine(
+      // As instants: strings compare wrongly across fractions (`…:00.5Z` sorts before `…:00Z`).
+      (runs) => runs.every((r) => Date.parse(r.startedAt) <= Date.parse(r.completedAt)),
+      'startedAt must not be after completedAt',
+    ),
 });

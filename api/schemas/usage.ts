@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { day as dayIn } from './common';
+
+export const usageQuery = z.object({ from: dayIn, to: dayIn });
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD');
-export const usageQuery = z.object({ from: day, to: day });
 
 const totals = {
   runs: z.number().int(),

@@ -60,6 +60,8 @@ export const AgentVersionSchema = new EntitySchema<AgentVersion, BaseEntity>({
   extends: 'BaseEntity',
   tableName: 'agent_versions',
   uniques: [{ properties: ['agent', 'version'] }],
+  // keyset pagination newest first
+  indexes: [keysetIndex('agent_versions_agent_id_created_at_index', 'agent_versions', 'agent_id')],
   properties: {
     agent: { kind: 'm:1', entity: () => Agent, deleteRule: 'cascade', foreignKeyName: 'agent_versions_agent_id_fkey' },
     version: { type: 'integer' },

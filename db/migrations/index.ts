@@ -6,6 +6,7 @@ import { Migration20261122040000 } from './Migration20261122040000';
 import { Migration20261122050000 } from './Migration20261122050000';
 import { Migration20261122060000 } from './Migration20261122060000';
 import { Migration20261123100000 } from './Migration20261123100000';
+import { Migration20261123113000 } from './Migration20261123113000';
 
 /**
  * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
@@ -20,4 +21,5 @@ export const migrationsList = [
   { name: 'Migration20261122050000', class: Migration20261122050000 },
   { name: 'Migration20261122060000', class: Migration20261122060000 },
   { name: 'Migration20261123100000', class: Migration20261123100000 },
+  { name: 'Migration20261123113000', class: Migration20261123113000 },
 ];

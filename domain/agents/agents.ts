@@ -136,16 +136,20 @@ export async function deleteAgent(em: EntityManager, identity: Identity, id: str
   await em.flush();
 }
 
-/** Every version of an agent, newest first. Throws `not_found`. */
+/**
+ * One page of an agent's versions, newest first (a version is made after the one before it).
+ * Throws `not_found`, or `validation_error` for a malformed cursor.
+ */
 export async function listAgentVersions(
   em: EntityManager,
   identity: Identity,
   id: string,
-): Promise<{ versions: AgentVersionView[] }> {
+  page: { limit: number; cursor?: string },
+): Promise<{ versions: AgentVersionView[]; nextCursor: string | null }> {
   const agent = await findAgent(em, identity.workspaceId, id);
-  const versions = await em.find(AgentVersion, { agent }, { orderBy: { version: 'desc' } });
+  const { items, nextCursor } = await findPage(em, AgentVersion, { agent: agent.id }, page);
   const withInstructions = mayReadInstructions(identity);
-  return { versions: versions.map((v) => presentVersion(v, withInstructions)) };
+  return { versions: items.map((v) => presentVersion(v, withInstructions)), nextCursor };
 }
 
 /** The agent's current definition, for a runner. Throws `not_found`. */

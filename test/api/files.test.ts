@@ -140,6 +140,37 @@ describe('files and folders', () => {
     expect(await storedFiles(storageDir)).toEqual(before);
   });
 
+  it('judges a hostile media type at once and keeps valid types with parameters as sent', async () => {
+    const auth = await account(h);
+    const one = new Uint8Array([1]);
+    // 255 characters: a long type/subtype, 22 empty quoted parameters, then a stray character. A backtracking
+    // pattern takes over a second on this (and forever on longer runs of `;a=""`); a parser answers at once.
+    const tail = ';a=""'.repeat(22) + 'x';
+    const hostile = `${'a'.repeat(62)}/${'b'.repeat(255 - tail.length - 63)}${tail}`;
+    expect(hostile).toHaveLength(255);
+    await expectError(uploadRaw(h, auth, one, { mime: 'not a type' }), 415); // warm: auth and the route
+    const started = performance.now();
+    await expectError(uploadRaw(h, auth, one, { mime: hostile }), 415);
+    expect(performance.now() - started).toBeLessThan(100);
+    for (const bad of [
+      'text/plain;',
+      'text/plain; charset',
+      'text/plain; a="unterminated',
+      `text/${'x'.repeat(252)}`,
+    ]) {
+      await expectError(uploadRaw(h, auth, one, { mime: bad }), 415);
+    }
+
+    for (const mime of ['text/plain; charset=utf-8', 'application/vnd.a+json;profile="urn:x; y"; q=1']) {
+      const res = await uploadRaw(h, auth, one, { mime });
+      expect(res.status).toBe(201);
+      const file = await res.json();
+      expect(file.mime).toBe(mime);
+      const content = await h.request(`/v1/files/${file.id}/content`, { headers: auth });
+      expect(content.headers.get('content-type')).toBe(mime);
+    }
+  });
+
   it('renames and moves files between folders and the root', async () => {
     const auth = await account(h);
     const folder = await (await h.request('/v1/folders', json(auth, 'POST', { name: 'docs' }))).json();

@@ -102,6 +102,56 @@ describe('HTTP foundation', () => {
     expect(body.error.details.issues[0].path).toBe('limit');
   });
 
+  it('answers dates PostgreSQL cannot hold with 400 validation_error, never 500', async () => {
+    const account = await signUp(h);
+    const headers = { cookie: account.cookie };
+    for (const [from, to] of [
+      ['0000-00-00', '0000-00-00'],
+      ['2026-02-30', '2026-03-01'],
+      ['0020-02-29', '2026-01-01'],
+      ['2026-01-01', '2026-13-01'],
+    ]) {
+      const body = await expectEnvelope(
+        await h.request(`/v1/usage?from=${from}&to=${to}`, { headers }),
+        400,
+        'validation_error',
+      );
+      expect(body.error.details.issues.length).toBeGreaterThan(0);
+    }
+    const ok = await h.request('/v1/usage?from=2024-02-29&to=9999-12-31', { headers });
+    expect(ok.status).toBe(200);
+  });
+
+  it('decodes cursors the same way on every list: anything but a real (createdAt, id) is 400', async () => {
+    const account = await signUp(h);
+    const headers = { cookie: account.cookie };
+    const agent = await (
+      await h.request('/v1/agents', { method: 'POST', headers, json: { name: 'cursor probe' } })
+    ).json();
+    const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const at = new Date().toISOString();
+    const bad = [
+      cursor([at, 'not-a-uuid']),
+      cursor([at, "'; select 1 --"]),
+      cursor(['0000-01-01T00:00:00.000Z', crypto.randomUUID()]),
+      cursor(['-271821-04-20T00:00:00.000Z', crypto.randomUUID()]),
+      cursor(['2026-01-01', crypto.randomUUID()]),
+      cursor([at, crypto.randomUUID(), 'extra']),
+      cursor({ at, id: crypto.randomUUID() }),
+      'garbage',
+    ];
+    const lists = ['/v1/agents', '/v1/api-keys', '/v1/files', '/v1/folders', '/v1/runs', '/v1/webhooks'];
+    lists.push(`/v1/agents/${agent.id}/versions`);
+    for (const list of lists) {
+      for (const c of bad) {
+        const body = await expectEnvelope(await h.request(`${list}?cursor=${c}`, { headers }), 400, 'validation_error');
+        expect(body.error.details.issues).toEqual([{ path: 'cursor', message: 'Invalid cursor' }]);
+      }
+      const good = await h.request(`${list}?cursor=${cursor([at, crypto.randomUUID()])}`, { headers });
+      expect(good.status).toBe(200);
+    }
+  });
+
   it('serves /healthz, /readyz and /v1/openapi.json without credentials', async () => {
     expect(await (await h.request('/healthz')).json()).toEqual({ status: 'ok' });
     const ready = await h.request('/readyz');
@@ -133,7 +183,11 @@ describe('dependency outages', () => {
       expect(ready.status).toBe(503);
       const body = await ready.json();
       expect(body.error.code).toBe('unavailable');
-      expect(body.error.details.checks.database).not.toBe('ok');
+      // names the failing dependency, never its error text (which carries the address and user)
+      expect(body.error.details).toEqual({ checks: { database: 'failed', temporal: 'ok' } });
+      expect(body.error.message).toBe('Not ready: database');
+      expect(JSON.stringify(body)).not.toMatch(/127\.0\.0\.1|:9\b|ECONNREFUSED|postgres/i);
+      expect(down.logs.join('\n')).toContain('readiness check failed');
     } finally {
       await down.close();
     }
@@ -146,8 +200,9 @@ describe('dependency outages', () => {
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('5');
       const body = await res.json();
-      expect(body.error.details.checks).toMatchObject({ database: 'ok' });
-      expect(body.error.details.checks.temporal).not.toBe('ok');
+      expect(body.error.details).toEqual({ checks: { database: 'ok', temporal: 'failed' } });
+      expect(body.error.message).toBe('Not ready: temporal');
+      expect(JSON.stringify(body)).not.toMatch(/127\.0\.0\.1|:9\b|ECONNREFUSED|connect|deadline/i);
     } finally {
       await down.close();
     }

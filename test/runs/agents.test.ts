@@ -49,6 +49,38 @@ describe('agents and catalogues', () => {
     expect((await h.request(`/v1/agents/${created.id}`, { headers: writer })).status).toBe(404);
   });
 
+  it("pages an agent's versions like every list, newest first", async () => {
+    const agent = await (
+      await h.request('/v1/agents', { method: 'POST', headers: writer, json: { name: 'P' } })
+    ).json();
+    for (let i = 2; i <= 5; i++) {
+      const res = await h.request(`/v1/agents/${agent.id}`, {
+        method: 'PATCH',
+        headers: writer,
+        json: { instructions: `v${i}` },
+      });
+      expect((await res.json()).version).toBe(i);
+    }
+    const pages: number[][] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+      const res = await h.request(`/v1/agents/${agent.id}/versions?${query}`, { headers: writer });
+      expect(res.status).toBe(200);
+      const body: { versions: Array<{ version: number }>; nextCursor: string | null } = await res.json();
+      expect(Object.keys(body).sort()).toEqual(['nextCursor', 'versions']);
+      pages.push(body.versions.map((v) => v.version));
+      cursor = body.nextCursor;
+    } while (cursor && pages.length < 10);
+    expect(pages).toEqual([[5, 4], [3, 2], [1]]);
+    const all = await (await h.request(`/v1/agents/${agent.id}/versions`, { headers: writer })).json();
+    expect(all.versions.map((v: { version: number }) => v.version)).toEqual([5, 4, 3, 2, 1]);
+    expect(all.nextCursor).toBeNull();
+    const tooMany = await h.request(`/v1/agents/${agent.id}/versions?limit=101`, { headers: writer });
+    expect(tooMany.status).toBe(400);
+    expect((await tooMany.json()).error.details.issues[0].path).toBe('limit');
+  });
+
   it('refuses unknown presets, models and tools with 400', async () => {
     for (const body of [
       { name: 'x', presetId: 'nope' },

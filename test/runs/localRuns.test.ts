@@ -70,4 +70,36 @@ describe('local runs', () => {
     expect(res.status).toBe(400);
     expect((await (await h.request('/v1/runs', { headers: runner })).json()).runs).toEqual([]);
   });
+
+  it('answers dates outside years 1970..9999 or out of order with 400 validation_error, never 500', async () => {
+    const owner = await signUp(h);
+    const auth = bearer(await createKey(h, owner, ['runner:run', 'runs:read', 'agents:write']));
+    const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
+    const post = (startedAt: string, completedAt: string) =>
+      h.request('/v1/local-runs', {
+        method: 'POST',
+        headers: auth,
+        json: { agentId: agent.id, runs: [{ status: 'succeeded', startedAt, completedAt }] },
+      });
+    for (const [startedAt, completedAt] of [
+      ['0020-02-29T00:00:00Z', '2026-11-01T10:00:00Z'],
+      ['0000-01-01T00:00:00Z', '2026-11-01T10:00:00Z'],
+      ['1969-12-31T23:59:59Z', '2026-11-01T10:00:00Z'],
+      ['2026-02-29T00:00:00Z', '2026-11-01T10:00:00Z'],
+      // half a second after it completed, though the strings sort the other way
+      ['2026-11-01T10:00:00.5Z', '2026-11-01T10:00:00Z'],
+    ]) {
+      const res = await post(startedAt, completedAt);
+      const body = await res.json();
+      expect({ startedAt, status: res.status, code: body.error?.code }).toEqual({
+        startedAt,
+        status: 400,
+        code: 'validation_error',
+      });
+      expect(body.error.details.issues.length).toBeGreaterThan(0);
+    }
+    expect((await (await h.request('/v1/runs', { headers: auth })).json()).runs).toEqual([]);
+    const edge = await post('1970-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z');
+    expect(edge.status).toBe(201);
+  });
 });
