@@ -60,6 +60,7 @@ const envSchema = z.object({
   SVC_OPENAI_TIMEOUT_MS: intFrom(60_000),
   SVC_RECOVERY_SWEEP_SECONDS: z.coerce.number().int().nonnegative().default(15),
   SVC_WEBHOOK_CONCURRENCY: intFrom(200),
+  SVC_MAX_WEBHOOKS: intFrom(25),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -115,6 +116,8 @@ export interface Config {
   recoverySweepSeconds: number;
   /** Delivery attempts a worker process makes at once (each at most 10 s), on its webhook task queue. */
   webhookConcurrency: number;
+  /** Live (not deleted) webhook subscriptions a workspace may hold; one more is 409 `conflict`. */
+  maxWebhooks: number;
 }
 
 /** Reads and validates the environment; throws with every offending variable named. */
@@ -163,5 +166,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     recoverySweepSeconds: e.SVC_RECOVERY_SWEEP_SECONDS,
     webhookConcurrency: e.SVC_WEBHOOK_CONCURRENCY,
+    maxWebhooks: e.SVC_MAX_WEBHOOKS,
   };
 }

@@ -24,8 +24,8 @@ export function webhookRoutes(deps: { config: Config; temporal: Temporal }): Rou
       body: createWebhookBody,
       responses: { 201: { description: 'Subscribed', schema: webhookOut } },
       async handler(ctx, { body }) {
-        const allowPrivate = deps.config.allowPrivateWebhooks;
-        ctx.body = await createSubscription(ctx.state.em, ctx.state.identity!.workspaceId, body, { allowPrivate });
+        const opts = { allowPrivate: deps.config.allowPrivateWebhooks, maxWebhooks: deps.config.maxWebhooks };
+        ctx.body = await createSubscription(ctx.state.em, ctx.state.identity!.workspaceId, body, opts);
         ctx.status = 201;
       },
     }),

@@ -1,5 +1,7 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookSubscription, type WebhookEvent } from '../../db/entities/Webhook';
+import { Workspace } from '../../db/entities/Workspace';
 import { NotPublicAddressError, resolvePublicUrl } from '../../platform/net/publicAddress';
 import { ApiError, errors } from '../errors';
 import { findPage } from '../pagination';
@@ -43,18 +45,32 @@ export interface NewSubscription {
 }
 
 /**
- * Subscribes a public URL to run status events.
- * @throws 400 `webhook.url_not_public` when the URL is not a public http(s) address
+ * Subscribes a public URL to run status events. A workspace holds at most `maxWebhooks` live
+ * subscriptions (deleted ones do not count), under any concurrency: creates of one workspace take turns
+ * on its row, so each counts the others' commits.
+ * @throws 400 `webhook.url_not_public` when the URL is not a public http(s) address;
+ *   409 `conflict` when the workspace already holds `maxWebhooks`
  */
 export async function createSubscription(
   em: EntityManager,
   workspaceId: string,
   input: NewSubscription,
-  opts: { allowPrivate: boolean },
+  opts: { allowPrivate: boolean; maxWebhooks: number },
 ): Promise<WebhookView> {
   const url = await checkUrl(input.url, opts.allowPrivate);
-  const sub = new WebhookSubscription(workspaceId, url, input.events, input.secret);
-  await em.persist(sub).flush();
+  const sub = await em.transactional(async (tx) => {
+    await tx.findOneOrFail(Workspace, workspaceId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const live = await tx.count(WebhookSubscription, { workspaceId, deletedAt: null });
+    if (live >= opts.maxWebhooks) {
+      throw errors.conflict(
+        `This workspace already has ${live} webhook subscriptions, the most it may hold; delete one first`,
+        { limit: opts.maxWebhooks },
+      );
+    }
+    const created = new WebhookSubscription(workspaceId, url, input.events, input.secret);
+    tx.persist(created);
+    return created;
+  });
   return serializeWebhook(sub);
 }
 

@@ -206,4 +206,36 @@ describe('webhook subscriptions', () => {
     }
     expect((await (await h.request('/v1/webhooks', { headers: stranger })).json()).webhooks).toEqual([]);
   });
+
+  it('caps live subscriptions per workspace at SVC_MAX_WEBHOOKS (25) under concurrency; deleted ones do not count', async () => {
+    expect(h.config.maxWebhooks).toBe(25);
+    const owner = await signUp(h);
+    await setPlan(h, owner.workspaceId, 'scale');
+    const mine = bearer(await createKey(h, owner, ['webhooks:manage']));
+    const body = (i: number) => ({ url: `https://8.8.8.8/cap/${i}`, events: ['run.failed'], secret });
+    const results = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const res = await create(body(i), mine);
+        return { status: res.status, json: await res.json() };
+      }),
+    );
+    const created = results.filter((r) => r.status === 201);
+    const refused = results.filter((r) => r.status === 409);
+    expect(created).toHaveLength(25);
+    expect(refused).toHaveLength(5);
+    for (const r of refused) expect(r.json.error).toMatchObject({ code: 'conflict', details: { limit: 25 } });
+    const listed = await (await h.request('/v1/webhooks?limit=100', { headers: mine })).json();
+    expect(listed.webhooks).toHaveLength(25);
+    expect(new Set(listed.webhooks.map((w: { id: string }) => w.id))).toEqual(
+      new Set(created.map((r) => r.json.id as string)),
+    );
+
+    // A deleted subscription frees its slot; another workspace has its own 25.
+    expect((await h.request(`/v1/webhooks/${created[0].json.id}`, { method: 'DELETE', headers: mine })).status).toBe(
+      204,
+    );
+    expect((await create(body(100), mine)).status).toBe(201);
+    expect((await create(body(101), mine)).status).toBe(409);
+    expect((await create(body(102))).status).toBe(201);
+  });
 });
