@@ -4,6 +4,8 @@ import { TERMINAL_STATUSES } from '../../workflows/messages';
 import type { RunEventHub } from '../../domain/runs/eventHub';
 import { idParams } from '../schemas/common';
 import { findRun } from '../../domain/runs/find';
+import { errors } from '../../domain/errors';
+import type { Config } from '../../platform/config';
 import { defineRoute, type RouteDef } from './route';
 
 type IdParams = z.infer<typeof idParams>;
@@ -12,9 +14,18 @@ const KEEPALIVE_MS = 15_000;
 /**
  * `GET /v1/runs/{id}/events` (docs/api/runs.md): server-sent events from the stored event log (`id: <seq>`,
  * `event: run.status | run.step`, `data: <json>`), resuming after `Last-Event-ID`, woken by PostgreSQL
- * NOTIFY rather than by polling Temporal, and ended after a terminal status.
+ * NOTIFY rather than by polling Temporal, and ended after a terminal status. At most
+ * `config.maxStreams` streams per workspace are open in this process at once (docs/api/limits.md).
  */
-export function runEventRoutes(deps: { hub: RunEventHub }): RouteDef[] {
+export function runEventRoutes(deps: { hub: RunEventHub; config: Pick<Config, 'maxStreams'> }): RouteDef[] {
+  // Open streams per workspace in this process; a slot is taken before the stream opens and given back
+  // exactly once when it ends, however it ends.
+  const open = new Map<string, number>();
+  const release = (workspaceId: string) => {
+    const n = (open.get(workspaceId) ?? 1) - 1;
+    if (n <= 0) open.delete(workspaceId);
+    else open.set(workspaceId, n);
+  };
   return [
     defineRoute<undefined, undefined, IdParams>({
       method: 'GET',
@@ -26,7 +37,10 @@ export function runEventRoutes(deps: { hub: RunEventHub }): RouteDef[] {
       responses: { 200: { description: 'text/event-stream of run.status and run.step events' } },
       async handler(ctx, { params }) {
         const em = ctx.state.em.fork();
-        const run = await findRun(em, ctx.state.identity!.workspaceId, params.id);
+        const workspaceId = ctx.state.identity!.workspaceId;
+        const run = await findRun(em, workspaceId, params.id);
+        if ((open.get(workspaceId) ?? 0) >= deps.config.maxStreams) throw errors.rateLimited(5);
+        open.set(workspaceId, (open.get(workspaceId) ?? 0) + 1);
         const endedAtOpen = TERMINAL_STATUSES.includes(run.status);
         const header = ctx.get('Last-Event-ID');
         let last = /^\d+$/.test(header) ? Number(header) : 0;
@@ -39,6 +53,7 @@ export function runEventRoutes(deps: { hub: RunEventHub }): RouteDef[] {
         const finish = () => {
           if (ended) return;
           ended = true;
+          release(workspaceId);
           clearInterval(keepAlive);
           unsubscribe?.();
           stream.end();
@@ -77,7 +92,13 @@ export function runEventRoutes(deps: { hub: RunEventHub }): RouteDef[] {
         const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), KEEPALIVE_MS);
         let unsubscribe: (() => void) | undefined;
         ctx.req.on('close', finish);
-        unsubscribe = await deps.hub.subscribe(run.id, () => void drain());
+        stream.on('error', finish);
+        try {
+          unsubscribe = await deps.hub.subscribe(run.id, () => void drain());
+        } catch (err) {
+          finish();
+          throw err;
+        }
         ctx.status = 200;
         ctx.set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
         ctx.body = stream;
