@@ -4,18 +4,22 @@ import { TERMINAL_STATUSES } from '../../workflows/messages';
 import type { RunEventHub } from '../../domain/runs/eventHub';
 import { idParams } from '../schemas/common';
 import { findRun } from '../../domain/runs/find';
+import { credentialStillValid } from '../../domain/identity/credentials';
 import { errors } from '../../domain/errors';
 import type { Config } from '../../platform/config';
 import { defineRoute, type RouteDef } from './route';
 
 type IdParams = z.infer<typeof idParams>;
 const KEEPALIVE_MS = 15_000;
+/** How often an open stream re-checks its key or session; a revoked key or ended session ends it. */
+const RECHECK_MS = 2_000;
 
 /**
  * `GET /v1/runs/{id}/events` (docs/api/runs.md): server-sent events from the stored event log (`id: <seq>`,
  * `event: run.status | run.step`, `data: <json>`), resuming after `Last-Event-ID`, woken by PostgreSQL
  * NOTIFY rather than by polling Temporal, and ended after a terminal status. At most
- * `config.maxStreams` streams per workspace are open in this process at once (docs/api/limits.md).
+ * `config.maxStreams` streams per workspace are open in this process at once, and a stream ends within
+ * seconds of its key being revoked or its session ending (docs/api/limits.md).
  */
 export function runEventRoutes(deps: { hub: RunEventHub; config: Pick<Config, 'maxStreams'> }): RouteDef[] {
   // Open streams per workspace in this process; a slot is taken before the stream opens and given back
@@ -55,6 +59,7 @@ export function runEventRoutes(deps: { hub: RunEventHub; config: Pick<Config, 'm
           ended = true;
           release(workspaceId);
           clearInterval(keepAlive);
+          clearInterval(recheck);
           unsubscribe?.();
           stream.end();
         };
@@ -89,6 +94,13 @@ export function runEventRoutes(deps: { hub: RunEventHub; config: Pick<Config, 'm
           }
         };
 
+        const identity = ctx.state.identity!;
+        const recheck = setInterval(() => {
+          credentialStillValid(em.fork(), identity).then(
+            (valid) => valid || finish(),
+            () => undefined, // a database hiccup is not a revocation; the next check decides
+          );
+        }, RECHECK_MS);
         const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), KEEPALIVE_MS);
         let unsubscribe: (() => void) | undefined;
         ctx.req.on('close', finish);
