@@ -1,3 +1,4 @@
+import { connect, type Socket } from 'node:net';
 import { loadConfig } from '../../platform/config';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp, type Account } from '../helpers/factories';
@@ -127,6 +128,48 @@ describe('run event streams', () => {
       abort.abort();
     }
   });
+
+  it('drops a reader that stops reading instead of buffering its events, and frees its slot', async () => {
+    const runId = await waitingRun();
+    // ~20 MiB of stored events: more than the loopback socket buffers on both ends can hold
+    await h.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `insert into run_events (run_id, type, data)
+         select ?, 'run.step', jsonb_build_object('pad', repeat('x', 65536)) from generate_series(1, 320)`,
+        [runId],
+      );
+    const { port } = new URL(h.url);
+    const sockets: Socket[] = [];
+    try {
+      for (let i = 0; i < CAP; i++) {
+        const socket = connect(Number(port), '127.0.0.1');
+        sockets.push(socket);
+        socket.on('error', () => undefined);
+        socket.write(
+          `GET /v1/runs/${runId}/events HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization}\r\n\r\n`,
+        );
+        socket.pause(); // never reads: the kernel's receive window closes, the server's writes back up
+      }
+      // all three hold their slots while the server waits for them to read
+      await sleep(1_000);
+      expect((await h.request(`/v1/runs/${runId}/events`, { headers: auth })).status).toBe(429);
+      // within the slow-reader timeout (10 s) they are dropped and their slots come back
+      const small = await waitingRun();
+      let status = 0;
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(500)) {
+        const attempt = open(small, auth);
+        const res = await attempt.res;
+        status = res.status;
+        attempt.abort.abort();
+        if (status === 200) break;
+      }
+      expect(status).toBe(200);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  }, 40_000);
 
   it('ends a stream within a few seconds of its session signing out', async () => {
     const runId = await waitingRun();
