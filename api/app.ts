@@ -61,7 +61,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...agentRoutes({ models, tools }),
     ...runRoutes({ config: deps.config, temporal: deps.temporal, models }),
     ...runActionRoutes({ temporal: deps.temporal, config: deps.config }),
-    ...runEventRoutes({ hub: deps.hub }),
+    ...runEventRoutes({ hub: deps.hub, config: deps.config }),
     ...localRunRoutes({ config: deps.config, temporal: deps.temporal, orm: deps.orm, logger: deps.logger }),
     ...webhookRoutes({ config: deps.config, temporal: deps.temporal }),
     ...usageRoutes(),

@@ -44,6 +44,7 @@ const envSchema = z.object({
   SVC_UNVERIFIED_RUN_LIMIT: z.coerce.number().int().nonnegative().default(3),
   SVC_MAX_JSON_BYTES: intFrom(1024 * 1024),
   SVC_MAX_UPLOAD_BYTES: intFrom(25 * 1024 * 1024),
+  SVC_MAX_STREAMS: intFrom(20),
   SVC_STORAGE_URL: z
     .string()
     .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as file:///var/lib/svc/storage')
@@ -89,6 +90,8 @@ export interface Config {
   unverifiedRunLimit: number;
   maxJsonBytes: number;
   maxUploadBytes: number;
+  /** Open event streams per workspace in one API process (docs/api/limits.md). */
+  maxStreams: number;
   /** Where file bytes live (`file://` directory; `s3://` is not built yet). */
   storageUrl: string;
   /** Webhook URLs may be private addresses (local development); nothing else is relaxed by it. */
@@ -149,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     unverifiedRunLimit: e.SVC_UNVERIFIED_RUN_LIMIT,
     maxJsonBytes: e.SVC_MAX_JSON_BYTES,
     maxUploadBytes: e.SVC_MAX_UPLOAD_BYTES,
+    maxStreams: e.SVC_MAX_STREAMS,
     storageUrl: e.SVC_STORAGE_URL || pathToFileURL(path.resolve(process.cwd(), '.data/storage')).href,
     allowPrivateWebhooks: e.SVC_ALLOW_PRIVATE_WEBHOOKS,
     allowPrivateEgress: e.SVC_ALLOW_PRIVATE_EGRESS,

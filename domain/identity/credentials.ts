@@ -71,6 +71,20 @@ export async function sessionIdentity(
   };
 }
 
+/**
+ * Whether the credential behind an identity still holds: the key is not revoked, or the session has not
+ * ended (sign-out, expiry) and its user is still a member of the workspace. For long-lived responses
+ * (event streams) that resolved their identity once, at the start.
+ */
+export async function credentialStillValid(em: EntityManager, identity: Identity): Promise<boolean> {
+  if (identity.actor === 'api_key') return (await em.count(ApiKey, { id: identity.keyId, revokedAt: null })) > 0;
+  const [sessions, memberships] = await Promise.all([
+    em.count(Session, { id: identity.sessionId, expiresAt: { $gt: new Date() } }),
+    em.count(Membership, { user: identity.userId, workspace: identity.workspaceId }),
+  ]);
+  return sessions > 0 && memberships > 0;
+}
+
 /** Whether the caller may use a scope: a key must hold it, a session's role must allow it. */
 export function identityAllows(identity: Identity, scope: Scope): boolean {
   return identity.actor === 'api_key' ? identity.scopes.includes(scope) : roleAllows(identity.role, scope);
