@@ -36,13 +36,11 @@ export function startRunRecovery(deps: RecoveryDeps & { logger: Logger; config: 
   if (seconds === 0) return { stop() {} };
   const models = deps.models ?? createModelRegistry(deps.config.openai);
   let busy = false;
-  let cursor: string | null = null;
   const sweep = async () => {
     const made = await sweepOutbox(deps, seconds);
     if (made) deps.logger.warn({ made }, 'made the Temporal calls that requests left in the outbox');
-    const stuck = await sweepStuckRuns({ ...deps, models }, seconds, cursor);
-    cursor = stuck.next;
-    if (stuck.finished) deps.logger.warn({ finished: stuck.finished }, 'failed the runs whose workflow had closed');
+    const finished = await sweepStuckRuns({ ...deps, models });
+    if (finished) deps.logger.warn({ finished }, 'failed the runs whose workflow had closed');
   };
   const timer = setInterval(() => {
     if (busy) return;

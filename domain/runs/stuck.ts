@@ -1,6 +1,4 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Orm } from '../../db/orm';
-import { runWorkflowId } from '../../workflows/messages';
 import { RunFailure } from '../../workflows/failures';
 import type { ModelRegistry } from '../models/registry';
 import { enqueue, release, relayNow, type RelayDeps } from '../outbox/relay';
@@ -8,6 +6,9 @@ import { finishInTransaction } from './execution';
 import { announcedRun } from '../webhooks/dispatch';
 
 const BATCH = 100;
+// A sweep runs every few seconds; a day of closed workflows is far more than it can fall behind.
+const LOOKBACK_MS = 24 * 3600 * 1000;
+const UNFINISHED = ['queued', 'running', 'needs_input', 'needs_approval', 'needs_review'];
 
 export interface StuckRunDeps extends RelayDeps {
   orm: Orm;
@@ -17,42 +18,37 @@ export interface StuckRunDeps extends RelayDeps {
 /**
  * Finishes the runs whose read model says they go on while their workflow has closed without
  * finishing them (terminated or reset in Temporal UI, out of history): each ends `failed` with
- * `run.internal_error`, is charged for what it used, and is announced (docs/api/runs.md). Looks at up
- * to 100 unfinished runs left alone for `graceSeconds`, in id order after `after` (the sweep walks the
- * table a batch at a time); each costs one describe of its workflow. A run whose workflow is not
- * found is left to the outbox, which may still start it. Returns how many it finished and where the
- * next batch starts (null: from the beginning).
+ * `run.internal_error`, is charged for what it used, and is announced (docs/api/runs.md).
+ *
+ * One visibility query finds them, whatever the number of runs that legitimately wait: closed run
+ * workflows whose `SvcRunStatus` search attribute (kept current by the workflow, terminal before it
+ * ends normally) still names an unfinished status. At most 100 a call; the read model then confirms
+ * which are still unfinished, so a run finished by an earlier sweep is left alone. Returns how many it
+ * finished.
  */
-export async function sweepStuckRuns(
-  deps: StuckRunDeps,
-  graceSeconds: number,
-  after: string | null = null,
-): Promise<{ finished: number; next: string | null }> {
-  const rows: Array<{ id: string; status: string }> = await deps.orm.em
+export async function sweepStuckRuns(deps: StuckRunDeps): Promise<number> {
+  const since = new Date(Date.now() - LOOKBACK_MS).toISOString();
+  const query =
+    `WorkflowType = 'runWorkflow' AND ExecutionStatus != 'Running' AND CloseTime > '${since}' ` +
+    `AND SvcRunStatus IN (${UNFINISHED.map((s) => `'${s}'`).join(', ')})`;
+  const closed = new Map<string, string>();
+  await deps.temporal.call(async () => {
+    for await (const wf of deps.temporal.client.workflow.list({ query, pageSize: BATCH })) {
+      if (wf.workflowId.startsWith('run-')) closed.set(wf.workflowId.slice('run-'.length), wf.status.name);
+      if (closed.size >= BATCH) break;
+    }
+  });
+  if (closed.size === 0) return 0;
+  const rows: Array<{ id: string }> = await deps.orm.em
     .fork()
     .getConnection()
-    .execute(
-      `select id, status from runs
-        where origin = 'temporal' and status in ('queued', 'running', 'needs_input', 'needs_approval', 'needs_review')
-          and updated_at < now() - make_interval(secs => ?) and id > ?
-        order by id limit ?`,
-      [graceSeconds, after ?? '00000000-0000-0000-0000-000000000000', BATCH],
-    );
+    .execute(`select id from runs where id in (?) and origin = 'temporal' and status in (?)`, [
+      [...closed.keys()],
+      UNFINISHED,
+    ]);
   let finished = 0;
-  for (const row of rows) {
-    const handle = deps.temporal.client.workflow.getHandle(runWorkflowId(row.id));
-    let closedAs: string;
-    try {
-      const description = await deps.temporal.call(() => handle.describe());
-      closedAs = description.status.name;
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) continue;
-      throw err;
-    }
-    if (closedAs === 'RUNNING') continue;
-    if (await finishStuck(deps, row.id, closedAs)) finished++;
-  }
-  return { finished, next: rows.length === BATCH ? rows[rows.length - 1].id : null };
+  for (const row of rows) if (await finishStuck(deps, row.id, closed.get(row.id)!)) finished++;
+  return finished;
 }
 
 /** Ends one stuck run as failed with its charge and its announcement, in one transaction. */
@@ -68,9 +64,7 @@ async function finishStuck(deps: StuckRunDeps, runId: string, closedAs: string):
     return enqueue(
       tx,
       { kind: 'announce_run', run: announcedRun(run), taskQueue: deps.config.temporal.taskQueue },
-      {
-        held: true,
-      },
+      { held: true },
     );
   });
   if (!outcome) return false;
