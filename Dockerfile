@@ -19,6 +19,9 @@ RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
+# The console's static files (docs/console.md), which the API serves under /console/.
+RUN npm --prefix console install --no-audit --no-fund \
+ && npm --prefix console run build
 
 # --- runtime ------------------------------------------------------------------------------------
 FROM node:20-bookworm-slim
@@ -29,6 +32,7 @@ WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/console/dist ./console/dist
 
 # The official image's unprivileged user.
 USER node

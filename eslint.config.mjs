@@ -13,7 +13,7 @@ const SANDBOX =
   '@temporalio/common and files of workflows/; Node built-ins and other packages belong in activities.';
 
 export default defineConfig(
-  { ignores: ['**/node_modules/**', 'dist/**', 'client/**', '.data/**'] },
+  { ignores: ['**/node_modules/**', 'dist/**', 'client/**', 'console/**', '.data/**'] },
   {
     files: SOURCES,
     languageOptions: {

@@ -1,4 +1,5 @@
 import type { Config } from '../platform/config';
+import { createResolver } from '../platform/net/dnsServers';
 import type { Orm } from '../db/orm';
 import type { ModelRegistry } from '../domain/models/registry';
 import { createRunActivities } from './runs';
@@ -36,7 +37,12 @@ export function createActivities(deps: ActivityDeps) {
 
 /** The activities of the webhook task queue (`webhookTaskQueue`): attempts and their outcome. */
 export function createDeliveryActivities(deps: Pick<ActivityDeps, 'config' | 'orm'>) {
-  return createWebhookActivities({ orm: deps.orm, allowPrivate: deps.config.allowPrivateWebhooks });
+  return createWebhookActivities({
+    orm: deps.orm,
+    allowPrivate: deps.config.allowPrivateWebhooks,
+    workspaceSlots: deps.config.webhookWorkspaceSlots,
+    resolver: createResolver(deps.config.dnsServers),
+  });
 }
 
 /** Every activity a workflow may schedule, on whichever queue (the workflows' proxy type). */

@@ -1,6 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { InsufficientCredits } from '../domain/billing/holds';
 import { ModelError } from '../domain/models/types';
 import { createRunExecution, RunNotExecutable, ToolNotAllowed, type RunExecutionDeps } from '../domain/runs/execution';
+import { createStoredTurns } from '../domain/runs/storedTurns';
 import type { RunActivities } from '../workflows/activityTypes';
 import { RunFailure } from '../workflows/failures';
 
@@ -11,6 +13,7 @@ import { RunFailure } from '../workflows/failures';
  */
 export function createRunActivities(deps: RunExecutionDeps) {
   const run = createRunExecution(deps);
+  const turns = createStoredTurns(deps, run);
   return {
     async startRun(runId) {
       try {
@@ -19,8 +22,16 @@ export function createRunActivities(deps: RunExecutionDeps) {
         throw notExecutable(err);
       }
     },
+    async beginRun(runId) {
+      try {
+        return await turns.beginRun(runId);
+      } catch (err) {
+        throw notExecutable(err);
+      }
+    },
     transition: run.transition,
     recordStep: run.recordStep,
+    recordAnswer: turns.recordAnswer,
     finishRun: run.finishRun,
     modelTurn: (runId, index, req) =>
       withHeartbeat(async (signal) => {
@@ -38,6 +49,22 @@ export function createRunActivities(deps: RunExecutionDeps) {
           throw notExecutable(err);
         }
       }),
+    nextTurn: (runId, index, at) =>
+      withHeartbeat(async (signal) => {
+        try {
+          return await turns.nextTurn(runId, index, at, signal);
+        } catch (err) {
+          throw err instanceof ModelError ? modelFailure(err) : notExecutable(err);
+        }
+      }),
+    useTool: (runId, index, at, callId) =>
+      withHeartbeat(async (signal) => {
+        try {
+          await turns.useTool(runId, index, at, callId, signal);
+        } catch (err) {
+          throw notExecutable(err);
+        }
+      }),
   } satisfies RunActivities;
 }
 
@@ -45,6 +72,13 @@ export function createRunActivities(deps: RunExecutionDeps) {
 function notExecutable(err: unknown): unknown {
   if (err instanceof ToolNotAllowed) {
     return ApplicationFailure.create({ type: RunFailure.toolNotAllowed, message: err.message, nonRetryable: true });
+  }
+  if (err instanceof InsufficientCredits) {
+    return ApplicationFailure.create({
+      type: RunFailure.insufficientCredits,
+      message: err.message,
+      nonRetryable: true,
+    });
   }
   if (err instanceof RunNotExecutable) {
     return ApplicationFailure.create({ type: RunFailure.agentMissing, message: err.message, nonRetryable: true });

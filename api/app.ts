@@ -6,6 +6,7 @@ import type { Config } from '../platform/config';
 import type { AppState } from './context';
 import type { Logger } from '../platform/logger';
 import type { Mailer } from '../platform/mailer';
+import { consoleStatic } from './console';
 import { accessLog } from './middleware/accessLog';
 import { errorHandler } from './middleware/errors';
 import { requestId } from './middleware/requestId';
@@ -19,17 +20,26 @@ import type { RouteDef } from './routes/route';
 import type { Temporal } from '../platform/temporal';
 import { createModelRegistry, type ModelRegistry } from '../domain/models/registry';
 import { createToolRegistry } from '../domain/tools/registry';
+import { createResolver } from '../platform/net/dnsServers';
 import { RunEventHub } from '../domain/runs/eventHub';
 import { agentRoutes } from './routes/agents';
+import { agentVersionRoutes } from './routes/agents/versions';
 import { catalogRoutes } from './routes/catalog';
 import { fileRoutes } from './routes/files';
 import { folderRoutes } from './routes/folders';
 import { localRunRoutes } from './routes/localRuns';
+import { priceListRoutes } from './routes/pricing/priceLists';
+import { pricingRuleRoutes } from './routes/pricing/rules';
+import { projectMemberRoutes } from './routes/projects/members';
+import { projectRoutes } from './routes/projects/projects';
 import { runActionRoutes } from './routes/runActions';
 import { runEventRoutes } from './routes/runEvents';
 import { runRoutes } from './routes/runs';
 import { usageRoutes } from './routes/usage';
 import { webhookRoutes } from './routes/webhooks';
+import { knowledgeDocumentRoutes } from './routes/knowledge/documents';
+import { knowledgeSearchRoutes } from './routes/knowledge/search';
+import { searchRoutes } from './routes/search';
 import { createStorage, type Storage } from '../platform/storage/storage';
 
 export interface AppDeps {
@@ -50,7 +60,11 @@ export const API_VERSION = '0.1.0';
 export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] {
   const routes: RouteDef[] = [];
   const models = deps.models ?? createModelRegistry(deps.config.openai);
-  const tools = createToolRegistry({ allowPrivate: deps.config.allowPrivateEgress });
+  const tools = createToolRegistry({
+    allowPrivate: deps.config.allowPrivateEgress,
+    resolver: createResolver(deps.config.dnsServers),
+  });
+  const storage = deps.storage ?? createStorage(deps.config.storageUrl);
   const openapi = () => (cachedDoc ??= buildOpenApi(routes, API_VERSION));
   let cachedDoc: Record<string, unknown> | undefined;
   routes.push(
@@ -59,14 +73,23 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...apiKeyRoutes(),
     ...catalogRoutes({ models }),
     ...agentRoutes({ models, tools }),
+    ...agentVersionRoutes({ models, tools }),
     ...runRoutes({ config: deps.config, temporal: deps.temporal, models }),
     ...runActionRoutes({ temporal: deps.temporal, config: deps.config }),
     ...runEventRoutes({ hub: deps.hub, config: deps.config }),
     ...localRunRoutes({ config: deps.config, temporal: deps.temporal, orm: deps.orm, logger: deps.logger }),
     ...webhookRoutes({ config: deps.config, temporal: deps.temporal }),
     ...usageRoutes(),
-    ...fileRoutes({ config: deps.config, storage: deps.storage ?? createStorage(deps.config.storageUrl) }),
+    ...fileRoutes({ config: deps.config, storage }),
     ...folderRoutes(),
+    ...projectRoutes(),
+    ...projectMemberRoutes(),
+    ...priceListRoutes({ models }),
+    ...pricingRuleRoutes({ models }),
+    // the search route first: `/v1/knowledge/search` is not a document id
+    ...knowledgeSearchRoutes(),
+    ...knowledgeDocumentRoutes({ config: deps.config, storage }),
+    ...searchRoutes(),
   );
   return routes;
 }
@@ -95,6 +118,8 @@ export function createApp(deps: AppDeps): {
       await next();
     }),
   );
+  // The console's static files (docs/console.md): before the router, and only under /console/.
+  app.use(consoleStatic(deps.config));
   app.use(notFound(router));
   app.use(router.routes());
   // Koa's own error event would print stacks for errors we already rendered; our middleware logs them.

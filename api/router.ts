@@ -3,8 +3,10 @@ import type { Middleware } from 'koa';
 import type { AppState } from './context';
 import { errors } from '../domain/errors';
 import { authorize } from './middleware/auth';
+import { idempotency } from './middleware/idempotency';
 import { ipRateLimit } from './middleware/rateLimit';
-import { jsonBody, validate } from './middleware/validate';
+import { jsonBody } from './middleware/jsonBody';
+import { validate } from './middleware/validate';
 import type { Config } from '../platform/config';
 import type { RateLimitStore } from './rateLimitStore';
 import type { RouteDef } from './routes/route';
@@ -16,7 +18,7 @@ export interface RouterDeps {
 
 /**
  * Mounts declared routes, each behind the same chain: per-IP limit → credentials and scope →
- * JSON body → schema validation → handler. A route exists only through its declaration, so its
+ * JSON body → schema validation → (POST) Idempotency-Key → handler. A route exists only through its declaration, so its
  * access rule and schemas are always known (test/api/routeDeclarations.test.ts checks it).
  */
 export function buildRouter(routes: RouteDef[], deps: RouterDeps): Router<AppState> {
@@ -27,6 +29,7 @@ export function buildRouter(routes: RouteDef[], deps: RouterDeps): Router<AppSta
     chain.push(authorize(route.access, deps));
     if (route.body) chain.push(jsonBody(deps.config.maxJsonBytes));
     chain.push(validate(route));
+    if (route.method === 'POST') chain.push(idempotency(route));
     chain.push((ctx) => route.handler(ctx, ctx.state.input as never));
     router.register(route.path, [route.method], chain as never, { name: `${route.method} ${route.path}` });
   }

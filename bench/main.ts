@@ -15,10 +15,11 @@ import { e2eCase } from './cases/e2e';
 import { gateCase } from './cases/gate';
 import { readCase } from './cases/read';
 import { webhooksCase } from './cases/webhooks';
+import { knowledgeCase } from './cases/knowledge';
 
 /**
  * `npm run bench` (through bench/run.sh, which starts PostgreSQL and Temporal on the bench's own
- * ports and data dir): starts the processes under test, warms up, runs the five cases in one go and
+ * ports and data dir): starts the processes under test, warms up, runs the six cases in one go and
  * writes bench/results/latest.json plus the Markdown tables on stdout. It measures; it never fails
  * on a number.
  */
@@ -29,6 +30,7 @@ const CASES: Record<string, (ctx: BenchContext) => Promise<CaseResult>> = {
   gate: gateCase,
   read: readCase,
   webhooks: webhooksCase,
+  knowledge: knowledgeCase,
 };
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);

@@ -3,10 +3,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { errors } from './errors';
 
+/**
+ * A cursor is `<createdAt in epoch milliseconds>_<id>` of the last row served. Every string of this shape
+ * names a position (the list simply continues after it), so the document's pattern is exactly what is
+ * accepted; at most 14 digits keeps the instant in years 1970 through 5138, which PostgreSQL and
+ * JavaScript both hold and order alike.
+ */
+const CURSOR = /^(0|[1-9][0-9]{0,13})_([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+
 /** Every list pages: `?limit=` 1..100 (default 20) and an opaque `?cursor=` (docs/api/limits.md). */
 export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional(),
+  cursor: z.string().regex(CURSOR, 'Invalid cursor').optional().describe('The `nextCursor` of the previous page'),
 });
 
 export interface Cursor {
@@ -16,33 +24,19 @@ export interface Cursor {
 
 /** Keyset cursors point at the last row served: (createdAt, id), newest first. */
 export function encodeCursor(row: Cursor): string {
-  return Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
+  return `${row.createdAt.getTime()}_${row.id}`;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
- * Decodes a cursor. Only what encodeCursor makes passes: a two-element array of a canonical ISO
- * timestamp in years 1970..9999 and a UUID, so nothing malformed reaches the query (where a bad id or
- * date would fail in PostgreSQL as a 500).
+ * Decodes a cursor. Only the shape encodeCursor makes passes, so nothing malformed reaches the query
+ * (where a bad id or date would fail in PostgreSQL as a 500).
  * @throws {ApiError} 400 `validation_error` (path `cursor`) for anything else
  */
 export function decodeCursor(cursor: string | undefined): Cursor | undefined {
   if (!cursor) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = null;
-  }
-  if (Array.isArray(parsed) && parsed.length === 2) {
-    const [at, id] = parsed as unknown[];
-    const createdAt = typeof at === 'string' ? new Date(at) : new Date(NaN);
-    const year = createdAt.getUTCFullYear();
-    const canonical = !Number.isNaN(year) && year >= 1970 && year <= 9999 && createdAt.toISOString() === at;
-    if (canonical && typeof id === 'string' && UUID.test(id)) return { createdAt, id };
-  }
-  throw errors.validation([{ path: 'cursor', message: 'Invalid cursor' }]);
+  const match = CURSOR.exec(cursor);
+  if (!match) throw errors.validation([{ path: 'cursor', message: 'Invalid cursor' }]);
+  return { createdAt: new Date(Number(match[1])), id: match[2] };
 }
 
 /**
@@ -73,4 +67,33 @@ export async function findPage<T extends Cursor>(
   })) as T[];
   const items = rows.slice(0, query.limit);
   return { items, nextCursor: rows.length > query.limit ? encodeCursor(items[items.length - 1]) : null };
+}
+
+/**
+ * Lists kept in a position order of their own (a run's steps, by index) page by that position: the cursor
+ * is `at_<position>` of the last row served. Every string of this shape is a valid position (under 10⁹),
+ * so the document's pattern says exactly what the service accepts.
+ */
+const POSITION_CURSOR = /^at_(0|[1-9][0-9]{0,8})$/;
+
+/** The `?cursor=` of a list paged by position. */
+export const positionCursor = z
+  .string()
+  .regex(POSITION_CURSOR, 'Invalid cursor')
+  .optional()
+  .describe('The `nextCursor` of the previous page');
+
+export function encodePositionCursor(position: number): string {
+  return `at_${position}`;
+}
+
+/**
+ * Decodes encodePositionCursor's output.
+ * @throws {ApiError} 400 `validation_error` (path `cursor`) for anything else
+ */
+export function decodePositionCursor(cursor: string | undefined): number | undefined {
+  if (!cursor) return undefined;
+  const match = POSITION_CURSOR.exec(cursor);
+  if (!match) throw errors.validation([{ path: 'cursor', message: 'Invalid cursor' }]);
+  return Number(match[1]);
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { isDnsServer } from './net/dnsServers';
 
 /**
  * Every setting the processes read, validated once at start-up and passed down: one module, and a
@@ -20,6 +21,18 @@ const proxyHops = z
   .regex(/^(\d{1,2}|true|false|)$/, 'must be a number of trusted proxy hops (0 = none)')
   .optional()
   .transform((v) => (v === 'true' ? 1 : !v || v === 'false' ? 0 : Number(v)));
+
+/** `SVC_DNS_SERVERS`: a comma list of `ip`, `ipv4:port` or `[ipv6]:port`; unset or empty is the system resolver. */
+const dnsServers = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
+  .refine((list) => list.every(isDnsServer), 'must be a comma list of ip, ipv4:port or [ipv6]:port');
 
 const intFrom = (def: number) => z.coerce.number().int().positive().default(def);
 
@@ -45,12 +58,14 @@ const envSchema = z.object({
   SVC_MAX_JSON_BYTES: intFrom(1024 * 1024),
   SVC_MAX_UPLOAD_BYTES: intFrom(25 * 1024 * 1024),
   SVC_MAX_STREAMS: intFrom(20),
+  SVC_MAX_KNOWLEDGE_CHARS: intFrom(5 * 1024 * 1024),
   SVC_STORAGE_URL: z
     .string()
     .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as file:///var/lib/svc/storage')
     .optional(),
   SVC_ALLOW_PRIVATE_WEBHOOKS: flag,
   SVC_ALLOW_PRIVATE_EGRESS: flag,
+  SVC_DNS_SERVERS: dnsServers,
   SVC_SMTP_URL: z.string().optional(),
   SVC_MAIL_FROM: z.string().default('svc <no-reply@svc.local>'),
   SVC_OPENAI_BASE_URL: z.string().optional(),
@@ -61,7 +76,13 @@ const envSchema = z.object({
   SVC_OPENAI_TIMEOUT_MS: intFrom(60_000),
   SVC_RECOVERY_SWEEP_SECONDS: z.coerce.number().int().nonnegative().default(15),
   SVC_WEBHOOK_CONCURRENCY: intFrom(200),
+  SVC_WEBHOOK_WORKSPACE_SLOTS: intFrom(25),
   SVC_MAX_WEBHOOKS: intFrom(25),
+  SVC_CONSOLE_DIR: z.string().optional(),
+  SVC_TEMPORAL_UI_URL: z
+    .string()
+    .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as http://127.0.0.1:8233')
+    .optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -90,6 +111,8 @@ export interface Config {
   unverifiedRunLimit: number;
   maxJsonBytes: number;
   maxUploadBytes: number;
+  /** Characters of text one knowledge document may hold (docs/api/knowledge.md). */
+  maxKnowledgeChars: number;
   /** Open event streams per workspace in one API process (docs/api/limits.md). */
   maxStreams: number;
   /** Where file bytes live (`file://` directory; `s3://` is not built yet). */
@@ -101,6 +124,11 @@ export interface Config {
    * (tests, local development); off, they stay behind the public-address guard (docs/api/limits.md).
    */
   allowPrivateEgress: boolean;
+  /**
+   * The DNS servers the public-address guard asks (webhook registration and delivery, the `http_request` tool);
+   * empty: the system resolver. Tests and drills set their own server on 127.0.0.1 (docs/architecture.md).
+   */
+  dnsServers: string[];
   smtpUrl?: string;
   mailFrom: string;
   /** Any OpenAI-compatible chat-completions endpoint; models appear as `openai/<name>`. */
@@ -119,8 +147,17 @@ export interface Config {
   recoverySweepSeconds: number;
   /** Delivery attempts a worker process makes at once (each at most 10 s), on its webhook task queue. */
   webhookConcurrency: number;
+  /**
+   * Deliveries of one workspace in flight at once, across all workers; the rest wait without holding
+   * an activity slot, so one workspace's hanging receivers cannot take every slot.
+   */
+  webhookWorkspaceSlots: number;
   /** Live (not deleted) webhook subscriptions a workspace may hold; one more is 409 `conflict`. */
   maxWebhooks: number;
+  /** The console's built files, served under `/console/` (docs/console.md). */
+  consoleDir: string;
+  /** Temporal UI's address, for the console's link from a run to its workflow; none when unset. */
+  temporalUiUrl?: string;
 }
 
 /** Reads and validates the environment; throws with every offending variable named. */
@@ -152,10 +189,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     unverifiedRunLimit: e.SVC_UNVERIFIED_RUN_LIMIT,
     maxJsonBytes: e.SVC_MAX_JSON_BYTES,
     maxUploadBytes: e.SVC_MAX_UPLOAD_BYTES,
+    maxKnowledgeChars: e.SVC_MAX_KNOWLEDGE_CHARS,
     maxStreams: e.SVC_MAX_STREAMS,
     storageUrl: e.SVC_STORAGE_URL || pathToFileURL(path.resolve(process.cwd(), '.data/storage')).href,
     allowPrivateWebhooks: e.SVC_ALLOW_PRIVATE_WEBHOOKS,
     allowPrivateEgress: e.SVC_ALLOW_PRIVATE_EGRESS,
+    dnsServers: e.SVC_DNS_SERVERS,
     smtpUrl: e.SVC_SMTP_URL || undefined,
     mailFrom: e.SVC_MAIL_FROM,
     openai: {
@@ -170,6 +209,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     recoverySweepSeconds: e.SVC_RECOVERY_SWEEP_SECONDS,
     webhookConcurrency: e.SVC_WEBHOOK_CONCURRENCY,
+    webhookWorkspaceSlots: e.SVC_WEBHOOK_WORKSPACE_SLOTS,
     maxWebhooks: e.SVC_MAX_WEBHOOKS,
+    consoleDir: e.SVC_CONSOLE_DIR || path.resolve(process.cwd(), 'console/dist'),
+    temporalUiUrl: e.SVC_TEMPORAL_UI_URL?.replace(/\/+$/, '') || undefined,
   };
 }

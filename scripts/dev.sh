@@ -8,6 +8,7 @@
 #   SVC_TEMPORAL_PORT=7233  SVC_TEMPORAL_UI_PORT=8233  PORT=3000 (the API)
 #   SVC_APP_STOP_TIMEOUT=10 seconds the API/worker get to shut down before SIGKILL
 #   SVC_SKIP_INSTALL=1 to never install dependencies
+#   SVC_CONSOLE_WATCH=1 rebuild the console (console/) on every change instead of once at start
 # plus what scripts/postgres.sh and scripts/temporal.sh read.
 # shellcheck disable=SC2317 # cleanup functions are called from traps
 set -euo pipefail
@@ -89,6 +90,7 @@ print_banner() {
   API          http://127.0.0.1:$PORT
   health       http://127.0.0.1:$PORT/healthz
   readiness    http://127.0.0.1:$PORT/readyz
+  console      http://127.0.0.1:$PORT/console/
   Temporal UI  http://127.0.0.1:$SVC_TEMPORAL_UI_PORT
   Temporal     $TEMPORAL_ADDRESS (namespace $TEMPORAL_NAMESPACE)
   PostgreSQL   $DATABASE_URL
@@ -104,9 +106,16 @@ main() {
   trap 'exit 143' TERM
 
   svc_install_deps
+  svc_console_install
+  svc_console_build
   svc_services_up
   svc_migrate
 
+  if [[ "${SVC_CONSOLE_WATCH:-0}" == 1 ]]; then
+    start_app console bash -c 'cd console && exec npx --no-install vite build --watch --logLevel warn'
+  fi
+  # The console links each run to its workflow in this Temporal UI (SVC_TEMPORAL_UI_URL, docs/console.md).
+  export SVC_TEMPORAL_UI_URL="${SVC_TEMPORAL_UI_URL:-http://127.0.0.1:$SVC_TEMPORAL_UI_PORT}"
   start_app api npx tsx api/main.ts
   start_app worker npx tsx worker/main.ts
 

@@ -8,6 +8,7 @@
 #   svc_services_down   stop the services that THIS invocation started, and only those
 #   svc_migrate         apply the database migrations (db/migrate.ts)
 #   svc_own_services T  for test/bench/drill: log tag T, exports, stop-on-exit traps
+#   svc_console_*       the console's install and build (scripts/lib/console.sh)
 #
 # Environment (besides what scripts/postgres.sh and scripts/temporal.sh read):
 #   SVC_SKIP_INSTALL=1  never install (e.g. offline, or node_modules managed by hand)
@@ -17,6 +18,8 @@
 SVC_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=lib/common.sh
 source "$SVC_SCRIPTS_DIR/lib/common.sh"
+# shellcheck source=lib/console.sh
+source "$SVC_SCRIPTS_DIR/lib/console.sh"
 
 # Services started by this invocation, in start order; cleanup stops exactly these, so that a
 # PostgreSQL or Temporal someone else started (another terminal, another script) keeps running.

@@ -10,7 +10,7 @@
 #   SVC_TEMPORAL_PORT=7243   SVC_TEMPORAL_UI_PORT=8243
 #   SVC_PG_FAST=1     throwaway cluster: durability off for speed
 #   SVC_AUTO_PORTS=1  move to free ports if these are taken by something else
-#   SVC_SKIP_INSTALL=1 to never install dependencies
+#   SVC_SKIP_INSTALL=1 to never install dependencies (npm packages, Schemathesis)
 # plus what scripts/postgres.sh and scripts/temporal.sh read. Services already running for this
 # data dir are reused and left running; those this run started are stopped at the end.
 set -euo pipefail
@@ -36,6 +36,17 @@ mkdir -p "$SVC_DATA_DIR"
 rm -f "$RESULTS"
 
 svc_install_deps
+# The schema fuzzer of test/fuzz/ (docs/testing.md), in its own venv under .tools/. Without it only
+# that test fails (saying why), not the whole run: say, offline, or SVC_SKIP_INSTALL=1 before it was
+# ever installed.
+if SVC_SCHEMATHESIS="$(bash scripts/schemathesis.sh)"; then
+  export SVC_SCHEMATHESIS
+else
+  svc_log "Schemathesis is not available; test/fuzz/schemathesis.test.ts will fail"
+fi
+svc_console_install
+svc_console_build
+svc_ensure_chromium
 svc_services_up
 svc_migrate
 
@@ -51,6 +62,10 @@ svc_services_down
 svc_log "type-checking (tsc --noEmit)"
 typecheck_rc=0
 npx tsc -p tsconfig.json --noEmit || typecheck_rc=$?
+# The console is a package of its own (docs/console.md), with the DOM's types and JSX.
+if [[ -d console/node_modules ]]; then
+  (cd console && npx --no-install tsc -p tsconfig.json --noEmit) || typecheck_rc=$?
+fi
 
 # Floating and misused promises, and the workflow sandbox's import rules (eslint.config.mjs).
 svc_log "linting (eslint)"

@@ -3,6 +3,7 @@ import { createActivities, createDeliveryActivities } from '../activities';
 import { webhookTaskQueue } from '../domain/webhooks/dispatch';
 import { createModelRegistry } from '../domain/models/registry';
 import { createToolRegistry } from '../domain/tools/registry';
+import { createResolver } from '../platform/net/dnsServers';
 import { loadConfig, type Config } from '../platform/config';
 import { createLogger } from '../platform/logger';
 import { createTemporal, type Temporal } from '../platform/temporal';
@@ -39,7 +40,11 @@ export async function createWorker(
       config,
       orm,
       models: createModelRegistry(config.openai),
-      tools: createToolRegistry({ allowPrivate: config.allowPrivateEgress }),
+      tools: createToolRegistry({
+        allowPrivate: config.allowPrivateEgress,
+        resolver: createResolver(config.dnsServers),
+        orm,
+      }),
       temporal: opts.temporal,
     }),
   });

@@ -1,12 +1,12 @@
 import type { AgentSettings, ChatMessage, StepStatus, StepType, ToolCall, ToolSpec, TurnResult } from './agentTurn';
-import type { PendingAction, RunError, RunStatus } from './messages';
+import type { InputPayload, PendingAction, RunError, RunStatus } from './messages';
 
 /**
  * The activities the workflows schedule, declared here so that workflow code depends on nothing
  * outside this folder; the worker's factories (activities/) implement them and say so with `satisfies`.
  */
 
-/** What a run executes, loaded when it starts. */
+/** What a run executes, loaded when it starts (runs started before the conversation moved to PostgreSQL). */
 export interface RunPlan {
   modelId: string;
   instructions: string | null;
@@ -31,8 +31,26 @@ export interface ModelTurnRequest {
   tools: ToolSpec[];
 }
 
+/**
+ * What the workflow needs when a run starts: its agent version's settings. The model, instructions,
+ * tools and input stay in PostgreSQL, where each turn loads them.
+ */
+export type RunStart = { settings: AgentSettings } | { endedAs: RunStatus };
+
+/** What a model turn decided, without the conversation (stored in PostgreSQL): the workflow's next move. */
+export type TurnDecision =
+  | { kind: 'tool_calls'; toolCalls: ToolCall[] }
+  | { kind: 'final'; output: unknown }
+  | { kind: 'fail'; message: string };
+
+/**
+ * `startRun`, `modelTurn` and `runTool` carry the conversation through the workflow (runs recorded
+ * before the `run-conversation-in-db` patch); `beginRun`, `nextTurn`, `useTool` and `recordAnswer` pass
+ * ids and message indexes only (`at`: where the message they store goes in the run's conversation).
+ */
 export interface RunActivities {
   startRun(runId: string): Promise<RunPlan | { endedAs: RunStatus }>;
+  beginRun(runId: string): Promise<RunStart>;
   transition(runId: string, patch: TransitionPatch): Promise<void>;
   recordStep(
     runId: string,
@@ -43,6 +61,9 @@ export interface RunActivities {
   ): Promise<void>;
   modelTurn(runId: string, index: number, req: ModelTurnRequest): Promise<TurnResult>;
   runTool(runId: string, index: number, call: ToolCall): Promise<string>;
+  nextTurn(runId: string, index: number, at: number): Promise<TurnDecision>;
+  useTool(runId: string, index: number, at: number, callId: string): Promise<void>;
+  recordAnswer(runId: string, index: number, at: number, callId: string, given: InputPayload): Promise<void>;
   finishRun(runId: string, patch: TransitionPatch): Promise<void>;
 }
 
@@ -59,6 +80,8 @@ export interface AnnouncedRun {
 export interface WebhookActivities {
   /** The fan-out's first step: a delivery row per matching subscription; the pending ones' ids. */
   fanOutWebhooks(run: AnnouncedRun): Promise<string[]>;
+  /** Takes one of the workspace's delivery slots; throws at once, to be retried, while all are taken. */
+  claimDeliverySlot(deliveryId: string): Promise<void>;
   /** One attempt; throws to make Temporal retry. */
   deliverWebhook(deliveryId: string): Promise<void>;
   /** Marks a delivery whose attempts are used up as failed. */

@@ -13,7 +13,7 @@ export interface ToolCall {
   args: Record<string, unknown>;
 }
 
-/** A conversation entry; a turn's `messages` hold everything since the run started. */
+/** A conversation entry (a `run_messages` row); a turn reads every message since the run started. */
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }

@@ -13,6 +13,8 @@ export const RunFailure = {
   rejected: 'run.rejected',
   /** `review` with `accept: false` and no corrected output. */
   reviewRejected: 'run.review_rejected',
+  /** The run's hold plus the available balance cannot cover its next model turn (docs/api/billing.md#holds). */
+  insufficientCredits: 'billing.insufficient_credits',
   /** The agent used up `settings.maxSteps`. */
   maxSteps: 'agent.max_steps_exceeded',
   /** The agent or its version vanished. */

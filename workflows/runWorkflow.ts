@@ -11,7 +11,7 @@ import {
   upsertSearchAttributes,
   uuid4,
 } from '@temporalio/workflow';
-import type { RunActivities, TransitionPatch } from './activityTypes';
+import type { RunActivities, RunPlan, TransitionPatch } from './activityTypes';
 import { ASK_USER, type AgentSettings, type ChatMessage, type ToolCall } from './agentTurn';
 import { RunFailure } from './failures';
 import {
@@ -70,6 +70,14 @@ const fail = (type: string, message: string) => ApplicationFailure.create({ type
 const TEMPORAL_CANCELLATION = 'run-temporal-cancellation';
 
 /**
+ * Marks the histories in which the conversation lives in PostgreSQL: the workflow passes ids and
+ * message indexes (`beginRun`, `nextTurn`, `useTool`, `recordAnswer`), so its history stays small however
+ * long the run (docs/api/runs.md#how-a-run-executes-operators). Histories from before carry the input and
+ * the conversation through `startRun`, `modelTurn` and `runTool`, and replay that way.
+ */
+const CONVERSATION_IN_DB = 'run-conversation-in-db';
+
+/**
  * One run of an agent (docs/api/runs.md): queued → running → (needs_input | needs_approval |
  * needs_review → running)* → succeeded | failed, or cancelled from any non-terminal status. The workflow
  * decides every transition; activities write the read model. Deterministic: only workflow APIs and
@@ -79,6 +87,8 @@ const TEMPORAL_CANCELLATION = 'run-temporal-cancellation';
 export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState> {
   const state: RunState = { status: 'queued', pendingAction: null, output: null, error: null };
   const closesAsCancelled = patched(TEMPORAL_CANCELLATION);
+  // Decided once, at the start: a run in flight under the code before keeps its path to the end.
+  const conversationInDb = patched(CONVERSATION_IN_DB);
   const root = CancellationScope.current();
   const main = new CancellationScope();
   let answer: InputPayload | ApprovePayload | ReviewPayload | undefined;
@@ -111,8 +121,15 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     await store.transition(runId, patch);
   }
 
-  /** Pauses for a person: records the waiting step, sets the status, waits for the matching signal. */
-  async function gate<T>(action: PendingAction, status: 'needs_input' | 'needs_approval' | 'needs_review'): Promise<T> {
+  /**
+   * Pauses for a person: records the waiting step, sets the status, waits for the matching signal.
+   * `record` stores the answer and completes the step (default: the answer in the step's detail).
+   */
+  async function gate<T>(
+    action: PendingAction,
+    status: 'needs_input' | 'needs_approval' | 'needs_review',
+    record?: (index: number, given: T) => Promise<void>,
+  ): Promise<T> {
     answer = undefined;
     const index = step++;
     state.pendingAction = action;
@@ -120,26 +137,47 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     await setStatus({ status, pendingAction: action });
     await condition(() => answer !== undefined);
     const given = answer as T;
-    await store.recordStep(runId, index, action.type, 'succeeded', { answer: given });
+    if (record) await record(index, given);
+    else await store.recordStep(runId, index, action.type, 'succeeded', { answer: given });
     await setStatus({ status: 'running', pendingAction: null });
     return given;
   }
 
+  const questionOf = (call: ToolCall) =>
+    typeof call.args.question === 'string' ? call.args.question : JSON.stringify(call.args);
+
+  /** The tool approval gate, when the agent's settings ask for one; a refusal fails the run. */
+  async function approveTool(settings: AgentSettings, call: ToolCall): Promise<void> {
+    if (!needsApproval(settings, call.name)) return;
+    const decision = await gate<ApprovePayload>(
+      { id: uuid4(), type: 'approval', tool: call.name, args: call.args },
+      'needs_approval',
+    );
+    if (!decision.approved) throw fail(RunFailure.rejected, decision.comment ?? `Tool call ${call.name} was rejected`);
+  }
+
+  /** A tool call of a run carrying its conversation: returns the result for the next turn. */
   async function callTool(settings: AgentSettings, call: ToolCall): Promise<string> {
     if (call.name === ASK_USER) {
-      const question = typeof call.args.question === 'string' ? call.args.question : JSON.stringify(call.args);
-      const given = await gate<InputPayload>({ id: uuid4(), type: 'input', question }, 'needs_input');
+      const given = await gate<InputPayload>({ id: uuid4(), type: 'input', question: questionOf(call) }, 'needs_input');
       return JSON.stringify(given.answer);
     }
-    if (needsApproval(settings, call.name)) {
-      const decision = await gate<ApprovePayload>(
-        { id: uuid4(), type: 'approval', tool: call.name, args: call.args },
-        'needs_approval',
-      );
-      if (!decision.approved)
-        throw fail(RunFailure.rejected, decision.comment ?? `Tool call ${call.name} was rejected`);
-    }
+    await approveTool(settings, call);
     return work.runTool(runId, step++, call);
+  }
+
+  /** A tool call of a run whose conversation is stored: the result (or the answer) is stored at `at`. */
+  async function useTool(settings: AgentSettings, call: ToolCall, at: number): Promise<void> {
+    if (call.name === ASK_USER) {
+      await gate<InputPayload>(
+        { id: uuid4(), type: 'input', question: questionOf(call) },
+        'needs_input',
+        (index, given) => store.recordAnswer(runId, index, at, call.id, given),
+      );
+      return;
+    }
+    await approveTool(settings, call);
+    await work.useTool(runId, step++, at, call.id);
   }
 
   async function deliver(settings: AgentSettings, proposed: unknown): Promise<unknown> {
@@ -161,7 +199,7 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
 
   let endedBeforeStart = false;
   async function execute(): Promise<unknown> {
-    const plan = await store.startRun(runId);
+    const plan = conversationInDb ? await store.beginRun(runId) : await store.startRun(runId);
     if ('endedAs' in plan) {
       endedBeforeStart = true;
       state.status = plan.endedAs;
@@ -170,6 +208,25 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     }
     state.status = 'running';
     upsertSearchAttributes([{ key: SvcRunStatus, value: 'running' }]);
+    return conversationInDb ? storedConversation(plan.settings) : carriedConversation(plan as RunPlan);
+  }
+
+  /** The turns of a run whose conversation is stored in PostgreSQL: only ids and indexes cross. */
+  async function storedConversation(settings: AgentSettings): Promise<unknown> {
+    let at = 0; // where the next message goes in the run's conversation
+    for (let turn = 0; ; turn++) {
+      if (turn >= settings.maxSteps)
+        throw fail(RunFailure.maxSteps, `No result after ${settings.maxSteps} model turns`);
+      const decision = await work.nextTurn(runId, step++, at);
+      if (decision.kind === 'fail') throw fail(RunFailure.modelError, decision.message);
+      if (decision.kind === 'final') return deliver(settings, decision.output);
+      at++;
+      for (const call of decision.toolCalls) await useTool(settings, call, at++);
+    }
+  }
+
+  /** The turns of a run started before the conversation moved to PostgreSQL: it carries the conversation. */
+  async function carriedConversation(plan: RunPlan): Promise<unknown> {
     const messages: ChatMessage[] = [];
     for (let turn = 0; ; turn++) {
       if (turn >= plan.settings.maxSteps)

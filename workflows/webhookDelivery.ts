@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
 import type { AnnouncedRun, WebhookActivities } from './activityTypes';
 
 /**
@@ -12,14 +12,24 @@ function deliveryActivities(deliveryQueue?: string) {
     startToCloseTimeout: '10 seconds',
     retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
   });
+  // A workspace's deliveries in flight are bounded (docs/api/webhooks.md, "Fairness"): a busy claim fails
+  // at once and is retried by Temporal, 0.5 s then up to every 5 s, without an attempt limit and without
+  // holding an activity slot or growing the history while it waits.
+  const { claimDeliverySlot } = proxyActivities<WebhookActivities>({
+    taskQueue: deliveryQueue,
+    startToCloseTimeout: '10 seconds',
+    retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
+  });
   const { failDelivery } = proxyActivities<WebhookActivities>({
     taskQueue: deliveryQueue,
     startToCloseTimeout: '30 seconds',
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
   });
-  /** One delivery: its 3 attempts, then `failed` in the log if none succeeded. */
+  /** One delivery: a workspace slot, its 3 attempts, then `failed` in the log if none succeeded. */
   return async (deliveryId: string): Promise<'succeeded' | 'failed'> => {
     try {
+      // Deliveries started before the slots existed go straight to their attempts.
+      if (patched('webhook-workspace-slots')) await claimDeliverySlot(deliveryId);
       await deliverWebhook(deliveryId);
       return 'succeeded';
     } catch {

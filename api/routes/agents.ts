@@ -9,14 +9,17 @@ import {
   updateAgent,
   type AgentDeps,
 } from '../../domain/agents/agents';
+import { PRESETS } from '../../domain/agents/presets';
+import type { ModelRegistry } from '../../domain/models/registry';
 import { pageQuery } from '../../domain/pagination';
 import {
+  agentBodies,
   agentListOut,
+  agentListQuery,
   agentOut,
-  createAgentBody,
   definitionOut,
-  updateAgentBody,
   versionListOut,
+  type AgentBodies,
 } from '../schemas/agents';
 import { idParams } from '../schemas/common';
 import { defineRoute, type RouteDef } from './route';
@@ -24,9 +27,14 @@ import { defineRoute, type RouteDef } from './route';
 type IdParams = z.infer<typeof idParams>;
 
 /** Agents with immutable numbered versions (docs/api/agents.md). */
-export function agentRoutes(deps: AgentDeps): RouteDef[] {
+export function agentRoutes(deps: AgentDeps & { models: Pick<ModelRegistry, 'get' | 'list'> }): RouteDef[] {
+  const { createAgentBody, updateAgentBody } = agentBodies({
+    tools: deps.tools.names(),
+    models: deps.models.list().map((m) => m.id),
+    presets: PRESETS.map((p) => p.id),
+  });
   return [
-    defineRoute<z.infer<typeof createAgentBody>>({
+    defineRoute<z.infer<AgentBodies['createAgentBody']>>({
       method: 'POST',
       path: '/v1/agents',
       summary: 'Create an agent (version 1)',
@@ -39,13 +47,13 @@ export function agentRoutes(deps: AgentDeps): RouteDef[] {
         ctx.status = 201;
       },
     }),
-    defineRoute<undefined, z.infer<typeof pageQuery>>({
+    defineRoute<undefined, z.infer<typeof agentListQuery>>({
       method: 'GET',
       path: '/v1/agents',
-      summary: 'List agents, newest first',
+      summary: "List agents, newest first; `projectId` keeps one project's",
       tag: 'agents',
       access: { auth: 'any', scope: 'agents:read' },
-      query: pageQuery,
+      query: agentListQuery,
       responses: { 200: { description: 'Agents', schema: agentListOut } },
       async handler(ctx, { query }) {
         ctx.body = await listAgents(ctx.state.em, ctx.state.identity!, query);
@@ -63,7 +71,7 @@ export function agentRoutes(deps: AgentDeps): RouteDef[] {
         ctx.body = await getAgent(ctx.state.em, ctx.state.identity!, params.id);
       },
     }),
-    defineRoute<z.infer<typeof updateAgentBody>, undefined, IdParams>({
+    defineRoute<z.infer<AgentBodies['updateAgentBody']>, undefined, IdParams>({
       method: 'PATCH',
       path: '/v1/agents/:id',
       summary: 'Rename an agent or change its definition (a definition change makes a new version)',

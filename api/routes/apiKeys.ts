@@ -18,6 +18,8 @@ export function apiKeyRoutes(): RouteDef[] {
       access: { auth: 'any', scope: 'keys:manage' },
       body: createApiKeyBody,
       responses: { 201: { description: 'Created', schema: createdApiKeyOut } },
+      // A repeat cannot show the plaintext again (it is never kept): 409 naming the key instead.
+      idempotency: 'secret',
       async handler(ctx, { body }) {
         ctx.body = await createApiKey(ctx.state.em, ctx.state.identity!, body);
         ctx.status = 201;

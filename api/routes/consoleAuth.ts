@@ -31,7 +31,10 @@ export function consoleAuthRoutes({ config, mailer }: Deps): RouteDef[] {
       access: { auth: 'public' },
       ipRateLimit: 'signup',
       body: signUpBody,
-      responses: { 201: { description: 'Signed up', schema: authOut } },
+      responses: {
+        201: { description: 'Signed up', schema: authOut },
+        409: { description: '`auth.email_taken`: an account with this e-mail exists' },
+      },
       async handler(ctx, { body }) {
         const { sessionToken, ...account } = await signUp(ctx.state.em, { config, mailer }, body);
         setSessionCookie(ctx, sessionToken);
@@ -47,7 +50,10 @@ export function consoleAuthRoutes({ config, mailer }: Deps): RouteDef[] {
       access: { auth: 'public' },
       ipRateLimit: 'signin',
       body: signInBody,
-      responses: { 200: { description: 'Signed in', schema: authOut } },
+      responses: {
+        200: { description: 'Signed in', schema: authOut },
+        401: { description: '`auth.invalid_credentials`: wrong e-mail or password' },
+      },
       async handler(ctx, { body }) {
         const { sessionToken, ...account } = await signIn(ctx.state.em, config, body);
         setSessionCookie(ctx, sessionToken);

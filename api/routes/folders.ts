@@ -58,7 +58,7 @@ export function folderRoutes(): RouteDef[] {
       tag: 'files',
       access: write,
       params: idParams,
-      responses: { 204: { description: 'Deleted' } },
+      responses: { 204: { description: 'Deleted' }, 409: { description: '`conflict`: the folder is not empty' } },
       async handler(ctx, { params }) {
         await deleteFolder(ctx.state.em, ctx.state.identity!.workspaceId, params.id);
         ctx.status = 204;

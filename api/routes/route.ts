@@ -14,7 +14,10 @@ export type Access = { auth: 'public' } | { auth: 'session'; scope?: Scope } | {
 
 export interface ResponseDoc {
   description: string;
+  /** A JSON body's schema. */
   schema?: ZodType;
+  /** The media type of a body that is not JSON (an event stream, stored bytes). */
+  contentType?: string;
 }
 
 export interface RouteInput<B, Q, P> {
@@ -38,6 +41,13 @@ export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
   query?: ZodType<Q>;
   params?: ZodType<P>;
   responses: Record<number, ResponseDoc>;
+  /**
+   * How a POST honours `Idempotency-Key` (docs/api/limits.md#idempotency): `replay` (the default) keeps
+   * the first answer and replays it; `secret` for an answer that shows a secret once (a repeat is 409
+   * naming what was created); `own` for a route whose operation keeps its key itself, in the same
+   * transaction as its effect (run creation).
+   */
+  idempotency?: 'replay' | 'secret' | 'own';
   handler: (ctx: AppContext, input: RouteInput<B, Q, P>) => Promise<void>;
 }
 

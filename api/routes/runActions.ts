@@ -19,7 +19,10 @@ export function runActionRoutes(deps: RelayDeps): RouteDef[] {
   }
 
   const base = { tag: 'runs', access: { auth: 'any', scope: 'runs:write' } as const, params: idParams };
-  const accepted = { 202: { description: 'Accepted; the run continues', schema: runOut } };
+  const accepted = {
+    202: { description: 'Accepted; the run continues', schema: runOut },
+    409: { description: '`run.invalid_state`: the run is not waiting for this answer' },
+  };
 
   return [
     defineRoute<z.infer<typeof inputBody>, undefined, IdParams>({

@@ -44,7 +44,9 @@ export function runEventRoutes(deps: { hub: RunEventHub; config: Pick<Config, 'm
       tag: 'runs',
       access: { auth: 'any', scope: 'runs:read' },
       params: idParams,
-      responses: { 200: { description: 'text/event-stream of run.status and run.step events' } },
+      responses: {
+        200: { description: 'run.status and run.step events', contentType: 'text/event-stream' },
+      },
       async handler(ctx, { params }) {
         const em = ctx.state.em.fork();
         const workspaceId = ctx.state.identity!.workspaceId;

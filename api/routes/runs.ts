@@ -7,7 +7,7 @@ import { serializeRun, serializeStep } from '../../domain/runs/presenters';
 import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
 import { idParams } from '../schemas/common';
-import { createRunBody, listRunsQuery, runListOut, runOut, stepOut } from '../schemas/runs';
+import { createRunBody, listRunsQuery, listStepsQuery, runListOut, runOut, stepOut } from '../schemas/runs';
 import { defineRoute, type RouteDef } from './route';
 
 type IdParams = z.infer<typeof idParams>;
@@ -28,9 +28,13 @@ export function runRoutes(deps: Deps): RouteDef[] {
       tag: 'runs',
       access: { auth: 'any', scope: 'runs:write' },
       body: createRunBody,
+      // The key lives on the run row, committed with the run (domain/runs/create.ts).
+      idempotency: 'own',
       responses: {
         201: { description: 'Created, queued', schema: runOut },
         200: { description: 'Replay of an idempotent create', schema: runOut },
+        402: { description: '`billing.insufficient_credits` or `billing.spend_cap_exceeded`' },
+        409: { description: '`conflict`: the Idempotency-Key was used with a different request' },
       },
       async handler(ctx, { body }) {
         const key = ctx.get('Idempotency-Key') || null;
@@ -82,17 +86,24 @@ export function runRoutes(deps: Deps): RouteDef[] {
         ctx.body = { runId: run.id, status: run.status, output: run.output ?? null };
       },
     }),
-    defineRoute<undefined, undefined, IdParams>({
+    defineRoute<undefined, z.infer<typeof listStepsQuery>, IdParams>({
       method: 'GET',
       path: '/v1/runs/:id/steps',
-      summary: "A run's steps in order",
+      summary: "A run's steps in order, a page at a time",
       tag: 'runs',
       access: { auth: 'any', scope: 'runs:read' },
       params: idParams,
-      responses: { 200: { description: 'Steps', schema: zod.object({ steps: zod.array(stepOut) }) } },
-      async handler(ctx, { params }) {
+      query: listStepsQuery,
+      responses: {
+        200: {
+          description: 'Steps',
+          schema: zod.object({ steps: zod.array(stepOut), nextCursor: zod.string().nullable() }),
+        },
+      },
+      async handler(ctx, { params, query }) {
         const run = await findRun(ctx.state.em, ctx.state.identity!.workspaceId, params.id);
-        ctx.body = { steps: (await listSteps(ctx.state.em, run.id)).map(serializeStep) };
+        const { items, nextCursor } = await listSteps(ctx.state.em, run.id, query);
+        ctx.body = { steps: items.map(serializeStep), nextCursor };
       },
     }),
   ];

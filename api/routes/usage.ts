@@ -9,13 +9,14 @@ export function usageRoutes(): RouteDef[] {
     defineRoute<undefined, z.infer<typeof usageQuery>>({
       method: 'GET',
       path: '/v1/usage',
-      summary: 'Usage totals between two dates, by day and by agent',
+      summary: 'Usage totals between two dates, by day and by agent; with priceListId, what that list bills',
       tag: 'usage',
       access: { auth: 'any', scope: 'usage:read' },
       query: usageQuery,
       responses: { 200: { description: 'Usage', schema: usageOut } },
       async handler(ctx, { query }) {
-        ctx.body = await usageReport(ctx.state.em, ctx.state.identity!.workspaceId, query.from, query.to);
+        const { from, to, priceListId } = query;
+        ctx.body = await usageReport(ctx.state.em, ctx.state.identity!.workspaceId, from, to, priceListId);
       },
     }),
     defineRoute({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listDeliveries, redeliver } from '../../domain/webhooks/deliveries';
 import { createSubscription, deleteSubscription, listSubscriptions } from '../../domain/webhooks/subscriptions';
 import type { Config } from '../../platform/config';
+import { createResolver } from '../../platform/net/dnsServers';
 import { pageQuery } from '../../domain/pagination';
 import type { Temporal } from '../../platform/temporal';
 import { idParams } from '../schemas/common';
@@ -14,6 +15,7 @@ const access = { auth: 'any', scope: 'webhooks:manage' } as const;
 
 /** Subscriptions, their delivery log, and redelivery of a failed delivery (docs/api/webhooks.md). */
 export function webhookRoutes(deps: { config: Config; temporal: Temporal }): RouteDef[] {
+  const resolver = createResolver(deps.config.dnsServers);
   return [
     defineRoute<z.infer<typeof createWebhookBody>>({
       method: 'POST',
@@ -22,9 +24,13 @@ export function webhookRoutes(deps: { config: Config; temporal: Temporal }): Rou
       tag: 'webhooks',
       access,
       body: createWebhookBody,
-      responses: { 201: { description: 'Subscribed', schema: webhookOut } },
+      responses: {
+        201: { description: 'Subscribed', schema: webhookOut },
+        409: { description: '`conflict`: the workspace holds the most subscriptions it may' },
+      },
       async handler(ctx, { body }) {
-        const opts = { allowPrivate: deps.config.allowPrivateWebhooks, maxWebhooks: deps.config.maxWebhooks };
+        const { allowPrivateWebhooks: allowPrivate, maxWebhooks } = deps.config;
+        const opts = { allowPrivate, resolver, maxWebhooks };
         ctx.body = await createSubscription(ctx.state.em, ctx.state.identity!.workspaceId, body, opts);
         ctx.status = 201;
       },
@@ -77,7 +83,10 @@ export function webhookRoutes(deps: { config: Config; temporal: Temporal }): Rou
       tag: 'webhooks',
       access,
       params: deliveryParams,
-      responses: { 202: { description: 'Redelivery started', schema: deliveryOut } },
+      responses: {
+        202: { description: 'Redelivery started', schema: deliveryOut },
+        409: { description: '`conflict`: only a failed delivery can be redelivered' },
+      },
       async handler(ctx, { params }) {
         const temporal = { temporal: deps.temporal, config: deps.config.temporal };
         const workspaceId = ctx.state.identity!.workspaceId;

@@ -1,28 +1,55 @@
 import { z } from 'zod';
+import { text, trimmedText } from './text';
+import { pageQuery } from '../../domain/pagination';
+import { uuid } from './common';
 
-export const settingsIn = z.object({
-  approval: z.enum(['never', 'before_output', 'before_tools']).optional(),
-  approvalTools: z.array(z.string().min(1).max(100)).max(50).optional(),
-  review: z.boolean().optional(),
-  maxSteps: z.number().int().min(1).max(200).optional(),
-});
+/** What an agent definition may name: the tools, models and presets this service has. */
+export interface AgentCatalog {
+  tools: string[];
+  models: string[];
+  presets: string[];
+}
 
-const definition = {
-  instructions: z.string().max(100_000).nullable().optional(),
-  modelId: z.string().min(1).max(200).optional(),
-  tools: z.array(z.string().min(1).max(100)).max(50).optional(),
-  settings: settingsIn.optional(),
-};
+// A name the catalog lacks would only ever be 400 (domain/agents/agents.ts); an enum says so in the
+// document. An empty catalog leaves the field a plain string, since an empty enum accepts nothing.
+const oneOf = (names: string[], max: number) => (names.length ? z.enum(names as [string, ...string[]]) : text(1, max));
 
-export const createAgentBody = z.object({
-  name: z.string().trim().min(1).max(200),
-  presetId: z.string().min(1).max(100).optional(),
-  ...definition,
-});
+/** The project an agent belongs to; `null` takes it out of its project (docs/api/projects.md). */
+const projectId = uuid.nullable().optional();
 
-export const updateAgentBody = z
-  .object({ name: z.string().trim().min(1).max(200).optional(), ...definition })
-  .refine((b) => Object.keys(b).length > 0, 'Nothing to update');
+/**
+ * The create and update bodies of agents for `catalog`. Update is strict: it must change something, and
+ * with unknown keys dropped silently `{ "nme": "x" }` would be an accepted no-op, so they are refused.
+ */
+export function agentBodies(catalog: AgentCatalog) {
+  const tool = oneOf(catalog.tools, 100);
+  const settingsIn = z.object({
+    approval: z.enum(['never', 'before_output', 'before_tools']).optional(),
+    approvalTools: z.array(tool).max(50).optional(),
+    review: z.boolean().optional(),
+    maxSteps: z.number().int().min(1).max(200).optional(),
+  });
+  const definition = {
+    instructions: text(0, 100_000).nullable().optional(),
+    modelId: oneOf(catalog.models, 200).optional(),
+    tools: z.array(tool).max(50).optional(),
+    settings: settingsIn.optional(),
+  };
+  return {
+    createAgentBody: z.object({
+      name: trimmedText(200),
+      presetId: oneOf(catalog.presets, 100).optional(),
+      projectId,
+      ...definition,
+    }),
+    updateAgentBody: z
+      .object({ name: trimmedText(200).optional(), projectId, ...definition })
+      .strict()
+      .refine((b) => Object.keys(b).length > 0, 'Nothing to update')
+      .meta({ minProperties: 1 }),
+  };
+}
+export type AgentBodies = ReturnType<typeof agentBodies>;
 
 export const settingsOut = z.object({
   approval: z.enum(['never', 'before_output', 'before_tools']),
@@ -35,6 +62,7 @@ export const agentOut = z.object({
   id: z.uuid(),
   name: z.string(),
   presetId: z.string(),
+  projectId: z.uuid().nullable(),
   version: z.number().int(),
   /** Only for callers with `runner:run` or `agents:write` (docs/api/agents.md). */
   instructions: z.string().nullable().optional(),
@@ -44,6 +72,9 @@ export const agentOut = z.object({
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
+
+/** `GET /v1/agents`: a page, optionally of one project's agents. */
+export const agentListQuery = pageQuery.extend({ projectId: uuid.optional() });
 
 export const agentListOut = z.object({ agents: z.array(agentOut), nextCursor: z.string().nullable() });
 

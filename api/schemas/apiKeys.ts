@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SCOPES } from '../../domain/identity/scopes';
+import { trimmedText } from './text';
 
 // Only listed scopes, no wildcard of any kind (docs/api/identity.md): `*`, `runs:*` and the like fail the enum.
 const scopes = z
@@ -11,7 +12,7 @@ const scopes = z
 const spendCap = z.number().nonnegative().max(1_000_000_000).nullable();
 
 export const createApiKeyBody = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: trimmedText(200),
   scopes,
   monthlySpendCapUsd: spendCap.optional(),
 });

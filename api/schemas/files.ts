@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { filenameProblem } from '../../domain/files/names';
 import { pageQuery } from '../../domain/pagination';
 
-// File and folder names alike (domain/files/names.ts).
-const name = z.string().superRefine((value, ctx) => {
-  const problem = filenameProblem(value);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+// File and folder names alike (domain/files/names.ts): 1 to 255 characters, no "/" and no NUL.
+const name = z
+  .string()
+  .check(
+    z.refine((value) => filenameProblem(value) === null, { error: (iss) => filenameProblem(String(iss.input)) ?? '' }),
+  )
+  .meta({ minLength: 1, maxLength: 255, pattern: '^[^/\\u0000]*$' });
 
 /** A folder filter: a folder id, or `root` for what is in no folder; absent means everything. */
 const folderFilter = z

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { pageQuery } from '../../domain/pagination';
+import { pageQuery, positionCursor } from '../../domain/pagination';
 import { RUN_STATUSES } from '../../workflows/messages';
 import { timestamp } from './common';
+import { text } from './text';
 
 const json = z.unknown();
 const object = z.record(z.string(), z.unknown());
@@ -25,14 +26,20 @@ export const listRunsQuery = pageQuery.extend({
   agentId: z.uuid().optional(),
 });
 
-const actionId = z.string().min(1).max(64).optional();
+/** Steps page like every list, but a page holds 100 by default: most runs fit in one. */
+export const listStepsQuery = pageQuery.extend({
+  limit: z.coerce.number().int().min(1).max(100).default(100),
+  cursor: positionCursor,
+});
+
+const actionId = text(1, 64).optional();
 export const inputBody = z.object({ answer: json.refine((v) => v !== undefined, 'answer is required'), actionId });
-export const approveBody = z.object({ approved: z.boolean(), comment: z.string().max(10_000).optional(), actionId });
+export const approveBody = z.object({ approved: z.boolean(), comment: text(0, 10_000).optional(), actionId });
 export const reviewBody = z.object({ accept: z.boolean(), correctedOutput: json.optional(), actionId });
 export const feedbackBody = z.object({
   rating: z.number().int().min(1).max(5),
   correctedOutput: json.optional(),
-  comment: z.string().max(10_000).optional(),
+  comment: text(0, 10_000).optional(),
 });
 
 const pendingAction = z
@@ -75,12 +82,18 @@ const localRun = z.object({
   status: z.enum(['succeeded', 'failed']),
   output: z.unknown().optional(),
   error: z
-    .object({ code: z.string().min(1).max(100), message: z.string().max(10_000) })
+    .object({ code: text(1, 100), message: text(0, 10_000) })
     .nullable()
     .optional(),
   startedAt: timestamp,
   completedAt: timestamp,
-  usage: z.object({ inputTokens: z.number().int().min(0), outputTokens: z.number().int().min(0) }).optional(),
+  // the runs table keeps token counts as 4-byte integers
+  usage: z
+    .object({
+      inputTokens: z.number().int().min(0).max(2_147_483_647),
+      outputTokens: z.number().int().min(0).max(2_147_483_647),
+    })
+    .optional(),
 });
 
 export const localRunsBody = z.object({

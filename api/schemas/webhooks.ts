@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENTS } from '../../db/entities/Webhook';
+import { text } from './text';
 
 export const createWebhookBody = z.object({
-  url: z.string().min(1).max(2048),
+  url: text(1, 2048),
   events: z
     .array(z.enum(WEBHOOK_EVENTS))
     .min(1)
     .max(WEBHOOK_EVENTS.length * 2)
     .transform((e) => [...new Set(e)]),
   // 16..256 characters, write-only: never returned anywhere.
-  secret: z.string().min(16).max(256),
+  secret: text(16, 256),
 });
 
 /** The subscription object: exactly these keys, never the secret (domain/webhooks/presenters.ts makes it). */

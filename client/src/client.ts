@@ -6,7 +6,11 @@ import { readEnv } from './runtime.js';
 import { Agents } from './resources/agents.js';
 import { ApiKeys } from './resources/api-keys.js';
 import { Files } from './resources/files.js';
+import { PriceLists } from './resources/price-lists.js';
+import { Projects } from './resources/projects.js';
+import { Knowledge } from './resources/knowledge.js';
 import { Runs } from './resources/runs.js';
+import { Search } from './resources/search.js';
 import { UsageResource } from './resources/usage.js';
 import { Webhooks } from './resources/webhooks.js';
 
@@ -42,6 +46,10 @@ export const DEFAULT_BASE_URL = 'http://localhost:3000';
 export class Svc {
   /** Agent definitions. */
   readonly agents: Agents;
+  /** Projects that group agents, and their members. */
+  readonly projects: Projects;
+  /** Price lists, pricing rules and quotes: what the workspace charges its own customers. */
+  readonly priceLists: PriceLists;
   /** File library uploads and downloads. */
   readonly files: Files;
   /** Runs: create, steer, wait, list. */
@@ -52,6 +60,10 @@ export class Svc {
   readonly usage: UsageResource;
   /** API key management. */
   readonly apiKeys: ApiKeys;
+  /** Knowledge documents and their search. */
+  readonly knowledge: Knowledge;
+  /** Workspace search. */
+  readonly search: Search;
   /** Resolved service address (no trailing slash). */
   readonly baseUrl: string;
 
@@ -83,11 +95,15 @@ export class Svc {
     this.baseUrl = baseUrl;
     this.http = new HttpClient({ apiKey, baseUrl, fetch: fetchFn, maxRetries, timeoutMs });
     this.agents = new Agents(this.http);
+    this.projects = new Projects(this.http);
+    this.priceLists = new PriceLists(this.http);
     this.files = new Files(this.http);
     this.runs = new Runs(this.http);
     this.webhooks = new Webhooks(this.http);
     this.usage = new UsageResource(this.http);
     this.apiKeys = new ApiKeys(this.http);
+    this.knowledge = new Knowledge(this.http);
+    this.search = new Search(this.http);
   }
 
   /**

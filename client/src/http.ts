@@ -23,9 +23,8 @@ export interface CallOptions {
   /** Extra request headers. */
   headers?: Record<string, string>;
   /**
-   * `Idempotency-Key` header. The service honours it only on `POST /v1/runs` (same key and body within
-   * 24 h: the same run), where `runs.create` generates one per call when absent. Elsewhere it is sent
-   * as given but deduplicates nothing.
+   * `Idempotency-Key` header of a POST: the same key and request within 24 h get the first answer again
+   * without acting twice. Every POST generates one per call when absent and sends it on every retry.
    */
   idempotencyKey?: string;
 }
@@ -40,11 +39,11 @@ export interface RequestSpec extends CallOptions {
   /** Raw body sent as-is (uploads); give its `Content-Type` in `headers`. */
   body?: Uint8Array | ArrayBuffer | Blob | string;
   /**
-   * Whether sending the request twice has the effect of sending it once. Default: `true` for GET and
-   * DELETE, `false` otherwise. An idempotent request is retried on 429, every 5xx and network errors;
-   * any other only when the service cannot have processed it (429, 503, connection refused).
-   * `true` on a POST means the service deduplicates it by `Idempotency-Key` (only `POST /v1/runs`
-   * does); one is then generated per call when `idempotencyKey` is absent.
+   * Whether sending the request twice has the effect of sending it once. Default: `true` for GET,
+   * DELETE and POST (the service deduplicates every POST by its `Idempotency-Key`, generated per call
+   * when `idempotencyKey` is absent), `false` for PUT and PATCH. An idempotent request is retried on 429,
+   * every 5xx and network errors; any other only when the service cannot have processed it (429, 503,
+   * connection refused).
    */
   idempotent?: boolean;
 }
@@ -69,11 +68,11 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
- * Whether a failed attempt may be repeated. Idempotent requests: 429, any 5xx, any network failure.
- * Others (a POST that creates something, a gate answer): only when the service says it did not act on
- * the request (429 `rate_limited`, 503 `unavailable`) or the connection never opened, because after a
- * 500, a reset or a timeout the first attempt may have succeeded, and a repeat would duplicate it or
- * turn an accepted answer into a 409.
+ * Whether a failed attempt may be repeated. Idempotent requests (GET, DELETE, and every POST, which
+ * carries an `Idempotency-Key`): 429, any 5xx, any network failure. Others (PUT, PATCH: an agent update
+ * makes a version each time): only when the service says it did not act on the request (429
+ * `rate_limited`, 503 `unavailable`) or the connection never opened, because after a 500, a reset or a
+ * timeout the first attempt may have succeeded, and a repeat would duplicate it.
  */
 export function shouldRetry(idempotent: boolean, failure: { status: number } | { notSent: boolean }): boolean {
   if ('status' in failure) return idempotent ? isRetryableStatus(failure.status) : [429, 503].includes(failure.status);
@@ -161,7 +160,7 @@ export class HttpClient {
 
   private async send(spec: RequestSpec, readBody: boolean): Promise<{ response: Response; text: string }> {
     const maxRetries = spec.maxRetries ?? this.settings.maxRetries;
-    const idempotent = spec.idempotent ?? (spec.method === 'GET' || spec.method === 'DELETE');
+    const idempotent = spec.idempotent ?? ['GET', 'DELETE', 'POST'].includes(spec.method);
     const headers = await this.headersFor(spec, idempotent);
     const url = buildUrl(this.settings.baseUrl, spec.path, spec.query);
     const body = (spec.json !== undefined ? JSON.stringify(spec.json) : spec.body) as RequestInit['body'];
@@ -192,8 +191,8 @@ export class HttpClient {
     };
     if (spec.json !== undefined) headers['content-type'] = 'application/json';
     for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name.toLowerCase()] = value;
-    // stripe-node habit: a POST the service deduplicates carries one key, generated once and reused by every
-    // retry; other routes ignore the header, so it is sent there only when the caller gives one
+    // stripe-node habit: a POST carries one key, generated once per call and reused by every retry, so a
+    // retry after a lost answer replays it instead of acting again
     const key = spec.idempotencyKey ?? headers['idempotency-key'];
     if (key !== undefined) headers['idempotency-key'] = key;
     else if (spec.method === 'POST' && idempotent) headers['idempotency-key'] = await randomUUID();

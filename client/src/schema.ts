@@ -11,11 +11,18 @@
 import type {
   Agent,
   AgentSettings,
+  AgentVersion,
   ApiKey,
   Balance,
   CreatedApiKey,
   Feedback,
   FileObject,
+  PriceList,
+  PricingMatch,
+  PricingRule,
+  Project,
+  Quote,
+  ProjectMember,
   Run,
   RunError,
   RunOutput,
@@ -27,6 +34,7 @@ import type {
   WebhookDeliveryAttempt,
   WebhookDeliveryBody,
 } from './types.js';
+import type { KnowledgeDocument, KnowledgeSearchResult, KnowledgeSource, SearchResult } from './knowledge-types.js';
 
 /** `required` or `optional`, as `T` declares key `K`. */
 type Presence<T, K extends keyof T> = {} extends Pick<T, K> ? 'optional' : 'required';
@@ -85,6 +93,7 @@ export const AGENT_FIELDS = {
   name: R,
   version: R,
   presetId: R,
+  projectId: N,
   instructions: 'optional|null',
   modelId: R,
   tools: R,
@@ -92,12 +101,57 @@ export const AGENT_FIELDS = {
   createdAt: R,
   updatedAt: R,
 } as const satisfies Fields<Agent>;
+export const AGENT_VERSION_FIELDS = {
+  version: R,
+  instructions: 'optional|null',
+  modelId: R,
+  tools: R,
+  settings: R,
+  createdAt: R,
+} as const satisfies Fields<AgentVersion>;
 export const AGENT_SETTINGS_FIELDS = {
   approval: R,
   approvalTools: 'optional',
   review: R,
   maxSteps: R,
 } as const satisfies Fields<AgentSettings>;
+
+export const PROJECT_FIELDS = {
+  id: R,
+  name: R,
+  description: N,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<Project>;
+export const PROJECT_MEMBER_FIELDS = {
+  projectId: R,
+  userId: R,
+  role: R,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<ProjectMember>;
+
+export const PRICE_LIST_FIELDS = {
+  id: R,
+  name: R,
+  isDefault: R,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<PriceList>;
+export const PRICING_RULE_FIELDS = {
+  id: R,
+  priceListId: R,
+  match: R,
+  perRunUsd: N,
+  inputPerMTokUsd: N,
+  outputPerMTokUsd: N,
+  markupPercent: N,
+  priority: R,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<PricingRule>;
+export const PRICING_MATCH_FIELDS = { agentId: N, modelId: N, appId: N } as const satisfies Fields<PricingMatch>;
+export const QUOTE_FIELDS = { priceUsd: R, ruleId: N } as const satisfies Fields<Quote>;
 
 export const FILE_FIELDS = {
   id: R,
@@ -130,7 +184,14 @@ export const CREATED_API_KEY_FIELDS = {
 } as const satisfies Fields<CreatedApiKey>;
 
 const TOTALS = { runs: R, inputTokens: R, outputTokens: R, costUsd: R } as const;
-export const USAGE_FIELDS = { from: R, to: R, ...TOTALS, byDay: R, byAgent: R } as const satisfies Fields<Usage>;
+export const USAGE_FIELDS = {
+  from: R,
+  to: R,
+  ...TOTALS,
+  byDay: R,
+  byAgent: R,
+  billedUsd: 'optional',
+} as const satisfies Fields<Usage>;
 export const USAGE_DAY_FIELDS = { date: R, ...TOTALS } as const satisfies Fields<Usage['byDay'][number]>;
 export const USAGE_AGENT_FIELDS = { agentId: R, ...TOTALS } as const satisfies Fields<Usage['byAgent'][number]>;
 export const BALANCE_FIELDS = { balanceUsd: R, plan: R, entitlements: R } as const satisfies Fields<Balance>;
@@ -165,3 +226,23 @@ export const WEBHOOK_BODY_RUN_FIELDS = {
   output: N,
   error: N,
 } as const satisfies Fields<WebhookDeliveryBody['run']>;
+
+export const KNOWLEDGE_FIELDS = {
+  id: R,
+  title: R,
+  source: R,
+  chars: R,
+  agentIds: R,
+  projectId: N,
+  createdAt: R,
+  updatedAt: R,
+  text: 'optional',
+} as const satisfies Fields<KnowledgeDocument>;
+export const KNOWLEDGE_SOURCE_FIELDS = { type: R, fileId: N, format: R } as const satisfies Fields<KnowledgeSource>;
+export const KNOWLEDGE_SEARCH_RESULT_FIELDS = {
+  documentId: R,
+  title: R,
+  snippet: R,
+  score: R,
+} as const satisfies Fields<KnowledgeSearchResult>;
+export const SEARCH_RESULT_FIELDS = { type: R, id: R, title: R, snippet: R } as const satisfies Fields<SearchResult>;

@@ -164,6 +164,8 @@ export interface Agent {
   name: string;
   version: number;
   presetId: string;
+  /** The project the agent belongs to, or `null`. */
+  projectId: string | null;
   /** Present only for a key with `runner:run` or `agents:write` (a key that may only read agents never sees them). */
   instructions?: string | null;
   modelId: string;
@@ -173,14 +175,54 @@ export interface Agent {
   updatedAt: string;
 }
 
+/** One immutable version of an agent (`agents.versions`). */
+export interface AgentVersion {
+  version: number;
+  /** Present only for a key with `runner:run` or `agents:write`, as on {@link Agent}. */
+  instructions?: string | null;
+  modelId: string;
+  tools: string[];
+  settings: AgentSettings;
+  createdAt: string;
+}
+
 /** Body of `agents.create`; defaults come from the preset (`general-assistant` when absent). */
 export interface AgentCreateParams {
   name: string;
   presetId?: string;
+  /** The project to put the agent in; `null` (on update) takes it out of its project. */
+  projectId?: string | null;
   instructions?: string;
   modelId?: string;
   tools?: string[];
   settings?: Partial<AgentSettings>;
+}
+
+/** A project: a group of the workspace's agents. */
+export interface Project {
+  id: string;
+  name: string;
+  description: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Body of `projects.create`. */
+export interface ProjectCreateParams {
+  name: string;
+  description?: string | null;
+}
+
+/** A user's role in a project. */
+export type ProjectRole = 'viewer' | 'editor';
+
+/** A workspace user's membership of a project. */
+export interface ProjectMember {
+  projectId: string;
+  userId: string;
+  role: ProjectRole;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** An uploaded file. */
@@ -233,7 +275,7 @@ export interface WebhookDelivery {
   createdAt: string;
 }
 
-/** Body of a webhook delivery; `id` is the same on every attempt and redelivery of one event. */
+/** Body of a webhook delivery; `id` names the event: the same for every subscription, attempt and redelivery of it. */
 export interface WebhookDeliveryBody {
   id: string;
   type: WebhookEventType;
@@ -274,6 +316,8 @@ export interface ApiKeyCreateParams {
 export interface UsageParams {
   from: string | Date;
   to: string | Date;
+  /** Adds `billedUsd`: what this price list bills for the same runs. */
+  priceListId?: string;
 }
 
 /** Totals over finished runs. */
@@ -290,6 +334,78 @@ export interface Usage extends UsageTotals {
   to: string;
   byDay: Array<UsageTotals & { date: string }>;
   byAgent: Array<UsageTotals & { agentId: string }>;
+  /** Only when asked with `priceListId`: what that price list bills for these runs. */
+  billedUsd?: number;
+}
+
+/** A price list: what the workspace charges its own customers. */
+export interface PriceList {
+  id: string;
+  name: string;
+  isDefault: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Body of `priceLists.create`. */
+export interface PriceListCreateParams {
+  name: string;
+  isDefault?: boolean;
+}
+
+/** What a rule matches; `null` (or absent) matches anything. */
+export interface PricingMatch {
+  agentId: string | null;
+  modelId: string | null;
+  appId: string | null;
+}
+
+/** A rule of a price list; USD amounts, `null` when unset. */
+export interface PricingRule {
+  id: string;
+  priceListId: string;
+  match: PricingMatch;
+  perRunUsd: number | null;
+  inputPerMTokUsd: number | null;
+  outputPerMTokUsd: number | null;
+  /** Applied to the service's cost of the run: 20 asks for the cost × 1.2. */
+  markupPercent: number | null;
+  priority: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Body of `priceLists.createRule`: at least one of the prices or the markup. */
+export interface PricingRuleCreateParams {
+  match?: Partial<PricingMatch>;
+  perRunUsd?: number;
+  inputPerMTokUsd?: number;
+  outputPerMTokUsd?: number;
+  markupPercent?: number;
+  priority: number;
+}
+
+/** Body of `priceLists.updateRule`: `match` replaces the whole match, `null` clears a price. */
+export interface PricingRuleUpdateParams {
+  match?: Partial<PricingMatch>;
+  perRunUsd?: number | null;
+  inputPerMTokUsd?: number | null;
+  outputPerMTokUsd?: number | null;
+  markupPercent?: number | null;
+  priority?: number;
+}
+
+/** Query of `priceLists.quote`; token counts default to 0. */
+export interface QuoteParams {
+  agentId: string;
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+/** What a price list asks for one run, and the rule that priced it (`null`: none matched, the service's cost). */
+export interface Quote {
+  priceUsd: number;
+  ruleId: string | null;
 }
 
 /** Balance and plan of the workspace. */

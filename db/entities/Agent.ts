@@ -1,6 +1,7 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
 import { keysetIndex } from './keysetIndex';
+import { Project } from './Project';
 import { Workspace } from './Workspace';
 
 import type { AgentSettings } from '../../workflows/agentTurn';
@@ -10,6 +11,8 @@ export type { AgentSettings };
 /** An agent; its definition lives in immutable numbered versions (docs/api/agents.md). */
 export class Agent extends BaseEntity {
   deletedAt: Date | null = null;
+  /** Deleting the project sets this to null (docs/api/projects.md). */
+  project: Project | null = null;
 
   constructor(
     public workspace: Workspace,
@@ -26,7 +29,10 @@ export const AgentSchema = new EntitySchema<Agent, BaseEntity>({
   extends: 'BaseEntity',
   tableName: 'agents',
   // keyset pagination newest first
-  indexes: [keysetIndex('agents_workspace_id_created_at_index', 'agents', 'workspace_id')],
+  indexes: [
+    keysetIndex('agents_workspace_id_created_at_index', 'agents', 'workspace_id'),
+    keysetIndex('agents_project_id_created_at_index', 'agents', 'project_id'),
+  ],
   properties: {
     workspace: {
       kind: 'm:1',
@@ -38,6 +44,13 @@ export const AgentSchema = new EntitySchema<Agent, BaseEntity>({
     presetId: { type: 'string' },
     currentVersion: { type: 'integer' },
     deletedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    project: {
+      kind: 'm:1',
+      entity: () => Project,
+      nullable: true,
+      deleteRule: 'set null',
+      foreignKeyName: 'agents_project_id_fkey',
+    },
   },
 });
 

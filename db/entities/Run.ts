@@ -17,6 +17,8 @@ export class Run extends BaseEntity {
   inputTokens = 0;
   outputTokens = 0;
   costMicros = 0;
+  /** The credits the run holds until it ends (docs/api/billing.md#holds); 0 once settled. */
+  heldMicros = 0;
   startedAt: Date | null = null;
   completedAt: Date | null = null;
   apiKeyId: string | null = null;
@@ -59,6 +61,11 @@ export const RunSchema = new EntitySchema<Run, BaseEntity>({
       name: 'runs_user_id_index',
       expression: 'create index "runs_user_id_index" on "runs" ("user_id") where "user_id" is not null',
     },
+    // A key's spend counts the holds of its unfinished runs.
+    {
+      name: 'runs_api_key_id_held_index',
+      expression: 'create index "runs_api_key_id_held_index" on "runs" ("api_key_id") where "held_micros" > 0',
+    },
     // The sweep of runs left queued.
     {
       name: 'runs_queued_created_index',
@@ -87,6 +94,7 @@ export const RunSchema = new EntitySchema<Run, BaseEntity>({
     inputTokens: { type: 'integer' },
     outputTokens: { type: 'integer' },
     costMicros: { type: new BigIntType('number') },
+    heldMicros: { type: new BigIntType('number') },
     startedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     completedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     apiKeyId: { type: 'uuid', nullable: true },

@@ -69,14 +69,59 @@ export interface DeliveryAttempt {
 }
 
 /**
- * One event for one subscription. `id` is the delivery id of the body, stable across
- * attempts and redeliveries; `body` holds the exact bytes every attempt sends.
+ * One announced event (a run reaching an announced status, `eventKey` telling its arrivals apart): the
+ * delivery body, serialised once for every subscriber. `id` is the body's `id`, so every subscription,
+ * attempt and redelivery of the event carries the same one (docs/api/webhooks.md).
+ */
+export class WebhookEventRecord extends BaseEntity {
+  constructor(
+    public workspaceId: string,
+    public runId: string,
+    public type: WebhookEvent,
+    public eventKey: string,
+    public body: string,
+  ) {
+    super();
+  }
+}
+
+export const WebhookEventRecordSchema = new EntitySchema<WebhookEventRecord, BaseEntity>({
+  class: WebhookEventRecord,
+  extends: 'BaseEntity',
+  tableName: 'webhook_events',
+  // One body per event: a retried fan-out finds the one it recorded.
+  uniques: [{ name: 'webhook_events_event_unique', properties: ['runId', 'type', 'eventKey'] }],
+  properties: {
+    workspaceId: {
+      kind: 'm:1',
+      entity: () => Workspace,
+      mapToPk: true,
+      fieldName: 'workspace_id',
+      foreignKeyName: 'webhook_events_workspace_id_fkey',
+      deleteRule: 'cascade',
+      updateRule: 'cascade',
+    },
+    runId: { type: 'uuid' },
+    type: { type: 'string', length: 32 },
+    eventKey: { type: 'string', length: 64 },
+    body: { type: 'text' },
+  },
+});
+
+/**
+ * One event for one subscription: the delivery log entry. Its body is the event's (`eventId`); rows
+ * recorded before events were stored once keep their own `body` (and its `id`, the delivery id), so
+ * they are redelivered byte-identical.
  */
 export class WebhookDelivery extends BaseEntity {
   status: 'pending' | 'succeeded' | 'failed' = 'pending';
   attempts: DeliveryAttempt[] = [];
   /** 0 for the first delivery, +1 per redelivery: names the delivery workflow of each round. */
   round = 0;
+  /** The body of a delivery recorded before webhook_events; null for every newer one. */
+  body: string | null = null;
+  /** While set and in the future, the delivery holds one of its workspace's delivery slots (slots.ts). */
+  slotUntil: Date | null = null;
 
   constructor(
     public subscriptionId: string,
@@ -85,7 +130,8 @@ export class WebhookDelivery extends BaseEntity {
     public type: WebhookEvent,
     /** Which arrival at the status this is (the pending action id, or `final`). */
     public eventKey: string,
-    public body: string,
+    /** The event whose body this delivery sends. */
+    public eventId: string | null,
   ) {
     super();
   }
@@ -97,7 +143,15 @@ export const WebhookDeliverySchema = new EntitySchema<WebhookDelivery, BaseEntit
   tableName: 'webhook_deliveries',
   // One delivery per (subscription, event): a retried fan-out never sends an event twice.
   uniques: [{ name: 'webhook_deliveries_event_unique', properties: ['subscriptionId', 'runId', 'type', 'eventKey'] }],
-  indexes: [keysetIndex('webhook_deliveries_subscription_created_index', 'webhook_deliveries', 'subscription_id')],
+  indexes: [
+    keysetIndex('webhook_deliveries_subscription_created_index', 'webhook_deliveries', 'subscription_id'),
+    // Counts a workspace's deliveries in flight on every slot claim.
+    {
+      name: 'webhook_deliveries_slot_index',
+      expression:
+        'create index "webhook_deliveries_slot_index" on "webhook_deliveries" ("workspace_id", "slot_until") where "slot_until" is not null',
+    },
+  ],
   properties: {
     subscriptionId: {
       kind: 'm:1',
@@ -112,10 +166,21 @@ export const WebhookDeliverySchema = new EntitySchema<WebhookDelivery, BaseEntit
     runId: { type: 'uuid' },
     type: { type: 'string', length: 32 },
     eventKey: { type: 'string', length: 64 },
-    body: { type: 'text' },
+    eventId: {
+      kind: 'm:1',
+      entity: () => WebhookEventRecord,
+      mapToPk: true,
+      nullable: true,
+      fieldName: 'event_id',
+      foreignKeyName: 'webhook_deliveries_event_id_fkey',
+      deleteRule: 'cascade',
+      updateRule: 'no action',
+    },
+    body: { type: 'text', nullable: true },
     // the class starts every delivery `pending`; the column itself has no default
     status: { type: 'string', length: 16, default: null },
     attempts: { type: 'json', default: [] },
     round: { type: 'integer' },
+    slotUntil: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },
 });

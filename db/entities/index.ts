@@ -3,15 +3,19 @@ import { ApiKeySchema } from './ApiKey';
 import { FeedbackSchema } from './Feedback';
 import { FileSchema } from './File';
 import { FolderSchema } from './Folder';
+import { KnowledgeDocumentSchema } from './KnowledgeDocument';
 import { RunSchema } from './Run';
 import { RunStepSchema } from './RunStep';
+import { RunMessageSchema } from './RunMessage';
 import { BaseEntitySchema } from './BaseEntity';
 import { LedgerEntrySchema } from './LedgerEntry';
 import { MembershipSchema } from './Membership';
 import { OutboxEntrySchema } from './OutboxEntry';
+import { PriceListSchema, PricingRuleSchema } from './PriceList';
+import { ProjectMemberSchema, ProjectSchema } from './Project';
 import { SessionSchema } from './Session';
 import { UserSchema } from './User';
-import { WebhookDeliverySchema, WebhookSubscriptionSchema } from './Webhook';
+import { WebhookDeliverySchema, WebhookEventRecordSchema, WebhookSubscriptionSchema } from './Webhook';
 import { WorkspaceSchema } from './Workspace';
 
 export * from './Agent';
@@ -19,12 +23,16 @@ export * from './ApiKey';
 export * from './Feedback';
 export * from './File';
 export * from './Folder';
+export * from './KnowledgeDocument';
 export * from './Run';
 export * from './RunStep';
+export * from './RunMessage';
 export * from './BaseEntity';
 export * from './LedgerEntry';
 export * from './Membership';
 export * from './OutboxEntry';
+export * from './PriceList';
+export * from './Project';
 export * from './Session';
 export * from './User';
 export * from './Webhook';
@@ -43,10 +51,17 @@ export const entities = [
   AgentVersionSchema,
   RunSchema,
   RunStepSchema,
+  RunMessageSchema,
   FeedbackSchema,
   WebhookSubscriptionSchema,
+  WebhookEventRecordSchema,
   WebhookDeliverySchema,
   FolderSchema,
   FileSchema,
   OutboxEntrySchema,
+  ProjectSchema,
+  ProjectMemberSchema,
+  PriceListSchema,
+  PricingRuleSchema,
+  KnowledgeDocumentSchema,
 ];

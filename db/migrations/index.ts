@@ -7,6 +7,13 @@ import { Migration20261122050000 } from './Migration20261122050000';
 import { Migration20261122060000 } from './Migration20261122060000';
 import { Migration20261123100000 } from './Migration20261123100000';
 import { Migration20261123113000 } from './Migration20261123113000';
+import { Migration20261123133000 } from './Migration20261123133000';
+import { Migration20261123140000 } from './Migration20261123140000';
+import { Migration20261123141000 } from './Migration20261123141000';
+import { Migration20261123150000 } from './Migration20261123150000';
+import { Migration20261123160000 } from './Migration20261123160000';
+import { Migration20261123160100 } from './Migration20261123160100';
+import { Migration20261123170000 } from './Migration20261123170000';
 
 /**
  * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
@@ -22,4 +29,11 @@ export const migrationsList = [
   { name: 'Migration20261122060000', class: Migration20261122060000 },
   { name: 'Migration20261123100000', class: Migration20261123100000 },
   { name: 'Migration20261123113000', class: Migration20261123113000 },
+  { name: 'Migration20261123133000', class: Migration20261123133000 },
+  { name: 'Migration20261123140000', class: Migration20261123140000 },
+  { name: 'Migration20261123141000', class: Migration20261123141000 },
+  { name: 'Migration20261123150000', class: Migration20261123150000 },
+  { name: 'Migration20261123160000', class: Migration20261123160000 },
+  { name: 'Migration20261123160100', class: Migration20261123160100 },
+  { name: 'Migration20261123170000', class: Migration20261123170000 },
 ];

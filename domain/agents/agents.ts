@@ -5,6 +5,7 @@ import { errors, type ValidationIssue } from '../errors';
 import type { Identity } from '../identity/identity';
 import type { ModelRegistry } from '../models/registry';
 import { findPage } from '../pagination';
+import { projectFromBody } from '../projects/find';
 import type { ToolRegistry } from '../tools/registry';
 import { mayReadInstructions, mayRun } from './access';
 import { currentVersion, findAgent } from './find';
@@ -34,7 +35,7 @@ export interface DefinitionInput {
 }
 
 /** Throws `validation_error` naming every unknown model and tool of the definition. */
-function checkDefinition(deps: AgentDeps, d: Definition): void {
+export function checkDefinition(deps: AgentDeps, d: Definition): void {
   const issues: ValidationIssue[] = [];
   if (!deps.models.get(d.modelId)) issues.push({ path: 'modelId', message: `Unknown model ${d.modelId}` });
   const known = new Set(deps.tools.names());
@@ -57,7 +58,7 @@ export async function createAgent(
   em: EntityManager,
   deps: AgentDeps,
   identity: Identity,
-  input: DefinitionInput & { name: string; presetId?: string },
+  input: DefinitionInput & { name: string; presetId?: string; projectId?: string | null },
 ): Promise<AgentView> {
   const presetId = input.presetId ?? DEFAULT_PRESET;
   const preset = findPreset(presetId);
@@ -69,19 +70,26 @@ export async function createAgent(
     settings: { ...preset.settings, ...(input.settings ?? {}) } as AgentSettings,
   };
   checkDefinition(deps, def);
+  const project = await projectFromBody(em, identity.workspaceId, input.projectId);
   const agent = new Agent(em.getReference(Workspace, identity.workspaceId), input.name, presetId, 1);
+  agent.project = project ?? null;
   em.persist([agent, new AgentVersion(agent, 1, def.instructions, def.modelId, def.tools, def.settings)]);
   await em.flush();
   return presentAgent(agent, def, true);
 }
 
-/** One page of the workspace's agents at their current versions, newest first. */
+/** One page of the workspace's agents at their current versions, newest first; `projectId` keeps one project's. */
 export async function listAgents(
   em: EntityManager,
   identity: Identity,
-  page: { limit: number; cursor?: string },
+  page: { limit: number; cursor?: string; projectId?: string },
 ): Promise<{ agents: AgentView[]; nextCursor: string | null }> {
-  const { items, nextCursor } = await findPage(em, Agent, { workspace: identity.workspaceId, deletedAt: null }, page);
+  const where = {
+    workspace: identity.workspaceId,
+    deletedAt: null,
+    ...(page.projectId ? { project: page.projectId } : {}),
+  };
+  const { items, nextCursor } = await findPage(em, Agent, where, page);
   const versions = items.length
     ? await em.find(AgentVersion, { $or: items.map((a) => ({ agent: a.id, version: a.currentVersion })) })
     : [];
@@ -106,9 +114,11 @@ export async function updateAgent(
   deps: AgentDeps,
   identity: Identity,
   id: string,
-  input: DefinitionInput & { name?: string },
+  input: DefinitionInput & { name?: string; projectId?: string | null },
 ): Promise<AgentView> {
   const agent = await findAgent(em, identity.workspaceId, id);
+  const project = await projectFromBody(em, identity.workspaceId, input.projectId);
+  if (project !== undefined) agent.project = project;
   const was = await currentVersion(em, agent);
   const next: Definition = {
     instructions: input.instructions === undefined ? was.instructions : input.instructions,

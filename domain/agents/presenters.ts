@@ -8,6 +8,8 @@ export interface AgentView {
   id: string;
   name: string;
   presetId: string;
+  /** The project the agent belongs to, or null (docs/api/projects.md). */
+  projectId: string | null;
   version: number;
   instructions?: string | null;
   modelId: string;
@@ -43,6 +45,7 @@ export function presentAgent(agent: Agent, v: Definition, withInstructions: bool
     id: agent.id,
     name: agent.name,
     presetId: agent.presetId,
+    projectId: agent.project?.id ?? null,
     version: agent.currentVersion,
     ...(withInstructions ? { instructions: v.instructions } : {}),
     modelId: v.modelId,

@@ -1,18 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Workspace } from '../../db/entities/Workspace';
+import type { Run } from '../../db/entities/Run';
 import type { ModelInfo } from '../models/types';
 import { estimateRunCostUsd } from '../models/registry';
 import type { Config } from '../../platform/config';
 import type { Identity } from '../identity/identity';
 import { ApiError } from '../errors';
 import { microsToUsd, usdToMicros } from './money';
+import { holdForCreate } from './holds';
 import { spentThisMonthMicros } from './spend';
 
 /**
  * The pre-flight checks of run creation after the agent and file checks (the order of docs/api/runs.md):
- * unverified-session limit (403), key spend cap (402), credits (402). `tx` must be the transaction that
- * inserts the run: the caller's user row (session) or key row (API key) is locked first, so concurrent
- * creates by one caller take turns and each counts the runs the earlier ones committed.
+ * unverified-session limit (403), key spend cap (402), credits (402), the last of which holds the
+ * required credits on `run` (domain/billing/holds.ts). `tx` must be the transaction that inserts the run:
+ * the caller's user row (session) or key row (API key) is locked first, so concurrent creates by one
+ * caller take turns and each counts the runs and holds the earlier ones committed.
  */
 export async function checkRunAllowed(
   tx: EntityManager,
@@ -20,6 +22,7 @@ export async function checkRunAllowed(
   model: ModelInfo,
   input: unknown,
   config: Config,
+  run: Run,
 ): Promise<void> {
   if (identity.actor === 'session' && !identity.emailVerified) {
     // Only unverified session accounts are limited (docs/api/billing.md); API keys never are.
@@ -51,12 +54,5 @@ export async function checkRunAllowed(
       }
     }
   }
-  const workspace = await tx.findOneOrFail(Workspace, identity.workspaceId);
-  const required = usdToMicros(estimateRunCostUsd(model, input));
-  if (workspace.creditBalanceMicros < required) {
-    throw new ApiError('billing.insufficient_credits', 'Not enough credits for this run', {
-      required: microsToUsd(required),
-      available: microsToUsd(workspace.creditBalanceMicros),
-    });
-  }
+  await holdForCreate(tx, run, usdToMicros(estimateRunCostUsd(model, input)));
 }

@@ -3,7 +3,9 @@
  * text cannot hold it). Returns the message of the rule broken, or null.
  */
 export function filenameProblem(name: string): string | null {
-  if (name.length < 1 || name.length > 255) return 'Must be 1 to 255 characters';
+  // characters as PostgreSQL and JSON Schema count them (code points), not UTF-16 units
+  const length = [...name].length;
+  if (length < 1 || length > 255) return 'Must be 1 to 255 characters';
   if (name.includes('/') || name.includes('\0')) return 'Must not contain "/" or NUL';
   return null;
 }

@@ -17,7 +17,7 @@ export function scriptTurnIndex(messages: ChatMessage[]): number {
 }
 
 /**
- * Every `ask_user` answer so far, in order. The workflow stores answers JSON-encoded in the tool
+ * Every `ask_user` answer so far, in order. The run stores answers JSON-encoded in the tool
  * message; anything that does not parse is kept as the raw string.
  */
 export function collectAnswers(messages: ChatMessage[]): unknown[] {
@@ -37,8 +37,19 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The last tool result so far (not an `ask_user` answer), parsed as JSON when it is JSON; `null` if none. */
+export function lastToolResult(messages: ChatMessage[]): unknown {
+  const last = messages.filter((m) => m.role === 'tool' && m.name !== ASK_USER).at(-1);
+  if (!last || last.content === null) return null;
+  try {
+    return JSON.parse(last.content);
+  } catch {
+    return last.content;
+  }
+}
+
 /** Maps one script entry to a turn; ids are `call_<turn>` so a replayed turn yields the same ids. */
-function playEntry(entry: unknown, turn: number): Unmetered {
+function playEntry(entry: unknown, turn: number, messages: ChatMessage[]): Unmetered {
   const id = `call_${turn}`;
   if (isRecord(entry)) {
     if ('ask' in entry) {
@@ -50,12 +61,16 @@ function playEntry(entry: unknown, turn: number): Unmetered {
       return { kind: 'tool_calls', toolCalls: [{ id, name: entry.tool, args }] };
     }
     if ('final' in entry) return { kind: 'final', output: entry.final ?? null };
+    if (entry.finalToolResult === true) return { kind: 'final', output: lastToolResult(messages) };
     if ('fail' in entry) {
       return { kind: 'fail', message: typeof entry.fail === 'string' ? entry.fail : JSON.stringify(entry.fail) };
     }
   }
   // A malformed script is the model "deciding" to fail: deterministic, so a retry could not help.
-  return { kind: 'fail', message: `script entry ${turn} is not one of { ask }, { tool, args }, { final }, { fail }` };
+  return {
+    kind: 'fail',
+    message: `script entry ${turn} is not one of { ask }, { tool, args }, { final }, { finalToolResult }, { fail }`,
+  };
 }
 
 /**
@@ -71,7 +86,7 @@ export const scriptedProvider: ModelProvider = {
     const turn = scriptTurnIndex(req.messages);
     const result: Unmetered =
       turn < script.length
-        ? playEntry(script[turn], turn)
+        ? playEntry(script[turn], turn, req.messages)
         : { kind: 'final', output: { answers: collectAnswers(req.messages) } };
     return withUsage(req, result);
   },

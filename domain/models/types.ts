@@ -1,6 +1,6 @@
 /**
- * The model layer's vocabulary. Everything here crosses the Temporal activity boundary (the run
- * workflow keeps the history and passes it to every turn), so it stays plain JSON.
+ * The model layer's vocabulary, plain JSON: the conversation is stored in PostgreSQL
+ * (domain/runs/conversation.ts), and tool calls cross the Temporal activity boundary.
  */
 
 export type { ChatMessage, ToolCall, ToolSpec, TurnResult, Usage } from '../../workflows/agentTurn';

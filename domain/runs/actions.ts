@@ -12,7 +12,7 @@ import {
 } from '../../workflows/messages';
 import { ApiError } from '../errors';
 import { findRun } from './find';
-import { requestHash } from './workflowStarter';
+import { requestHash } from '../idempotency/fingerprint';
 
 const invalidState = (status: RunStatus) =>
   new ApiError('run.invalid_state', `The run is ${status}; this action does not apply`, { status });

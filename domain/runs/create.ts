@@ -6,6 +6,7 @@ import { Run } from '../../db/entities/Run';
 import { enqueue, relayNow, relayPendingOfRun, withdraw } from '../outbox/relay';
 import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
+import { settleRun } from '../billing/charge';
 import { checkRunAllowed } from '../billing/runChecks';
 import { errors } from '../errors';
 import { findWorkspaceFiles } from '../files/files';
@@ -13,7 +14,7 @@ import type { Identity } from '../identity/identity';
 import type { ModelRegistry } from '../models/registry';
 import { appendRunEvent } from './events';
 import { findAgent } from '../agents/find';
-import { requestHash } from './workflowStarter';
+import { requestHash } from '../idempotency/fingerprint';
 import { announcedRun } from '../webhooks/dispatch';
 import { serializeRun } from './presenters';
 
@@ -75,8 +76,9 @@ export async function createRun(
   let start!: OutboxEntry;
   try {
     await em.transactional(async (tx) => {
-      // The billing checks count what committed before them, so they run in the transaction that inserts.
-      await checkRunAllowed(tx, identity, model, body.input, deps.config);
+      // The billing checks count what committed before them and hold the run's credits, so they run in
+      // the transaction that inserts.
+      await checkRunAllowed(tx, identity, model, body.input, deps.config, run);
       tx.persist(run);
       await tx.flush();
       await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
@@ -94,7 +96,7 @@ export async function createRun(
   try {
     await relayNow(deps, em, start);
   } catch {
-    if (await giveUp(em, run, start, deps.config.temporal.taskQueue)) throw errors.unavailable('Temporal');
+    if (await giveUp(deps, em, run, start)) throw errors.unavailable('Temporal');
   }
   return { run, created: true };
 }
@@ -111,12 +113,13 @@ function startCall(deps: CreateRunDeps, run: Run): OutboxCall {
 
 /**
  * Temporal did not take the start in time. The caller gets 503 and no run: the start is withdrawn, the
- * row ends `failed` with its final event (so a stream or a wait on it ends), its Idempotency-Key is
- * free again for the caller's retry, and its `run.failed` announcement waits in the outbox. Should the
+ * row ends `failed` with its final event (so a stream or a wait on it ends), its hold goes back to the
+ * balance, its Idempotency-Key is free again for the caller's retry, and its `run.failed` announcement
+ * waits in the outbox. Should the
  * start have reached Temporal after all, the workflow finds the run failed and does not execute it.
  * False when the start was made after all (by the sweep, or late): the run goes on.
  */
-async function giveUp(em: EntityManager, run: Run, start: OutboxEntry, taskQueue: string): Promise<boolean> {
+async function giveUp(deps: CreateRunDeps, em: EntityManager, run: Run, start: OutboxEntry): Promise<boolean> {
   const patch = {
     status: 'failed' as const,
     error: { code: 'unavailable', message: 'The run could not be started' },
@@ -128,9 +131,12 @@ async function giveUp(em: EntityManager, run: Run, start: OutboxEntry, taskQueue
       if (!(await withdraw(tx, start.id))) throw new StartWentThrough();
       // A start that reached Temporal despite the deadline may have moved the run on already.
       if ((await tx.nativeUpdate(Run, { id: run.id, status: 'queued' }, patch)) === 0) throw new StartWentThrough();
-      Object.assign(run, patch);
+      const row = await tx.findOneOrFail(Run, run.id, { refresh: true });
+      await settleRun(tx, deps.models, row);
+      await tx.flush();
+      Object.assign(run, patch, { costMicros: row.costMicros, heldMicros: row.heldMicros });
       await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
-      enqueue(tx, { kind: 'announce_run', run: announcedRun(run), taskQueue });
+      enqueue(tx, { kind: 'announce_run', run: announcedRun(run), taskQueue: deps.config.temporal.taskQueue });
     });
     return true;
   } catch (err) {
@@ -152,7 +158,12 @@ async function replay(
 ): Promise<Run | null> {
   const prior = await em.findOne(Run, { workspaceId, idempotencyKey: key });
   if (!prior) return null;
-  if (prior.requestHash !== hash || Date.now() - prior.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS) {
+  if (Date.now() - prior.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS) {
+    // Past its window the key is free again: the old run lets go of it (the unique index would not).
+    await em.nativeUpdate(Run, { id: prior.id, idempotencyKey: key }, { idempotencyKey: null });
+    return null;
+  }
+  if (prior.requestHash !== hash) {
     throw errors.conflict('This Idempotency-Key was already used with a different request');
   }
   // The first request may have died between its commit and the start of the workflow (a killed API

@@ -13,7 +13,8 @@ import { ANNOUNCED } from '../webhooks/dispatch';
 import type { ModelRegistry } from '../models/registry';
 import type { ModelTurnRequest } from '../../workflows/activityTypes';
 import type { ToolCall, TurnResult } from '../models/types';
-import { chargeRun } from '../billing/charge';
+import { settleRun } from '../billing/charge';
+import { coverNextTurn } from '../billing/holds';
 import { ASK_USER, type ToolRegistry } from '../tools/registry';
 
 /** A run that cannot execute at all (its row or its agent version vanished): retrying cannot help. */
@@ -146,10 +147,12 @@ export function createRunExecution(deps: RunExecutionDeps) {
      * database outage inside the attempt (untilDatabaseAnswers), so the model's attempts are spent on
      * the model alone. A failed call rejects with the provider's ModelError; a turn that calls a tool the
      * agent version does not list rejects with ToolNotAllowed (its tokens still count), before any gate.
+     * A turn the run's credits cannot cover rejects with InsufficientCredits before the call (domain/billing/holds.ts).
      */
     async modelTurn(runId: string, index: number, req: ModelTurnRequest, signal: AbortSignal): Promise<TurnResult> {
       const write = (fn: (em: EntityManager) => Promise<void>) => writeWaiting(signal, fn);
       const listed = await listedTools(runId, signal);
+      await write((em) => coverNextTurn(em, deps.models, runId, req));
       await write((em) => upsertStep(em, runId, index, 'model', 'running', { modelId: req.modelId }));
       const result = await deps.models.turn(
         {
@@ -201,7 +204,7 @@ export function createRunExecution(deps: RunExecutionDeps) {
       await write('running', { tool: call.name, args: call.args });
       let result: string;
       try {
-        result = await deps.tools.run(call, signal);
+        result = await deps.tools.run(call, signal, { runId });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         await write('failed', { error: message });
@@ -213,8 +216,8 @@ export function createRunExecution(deps: RunExecutionDeps) {
     },
 
     /**
-     * Ends the run: its terminal status, output or error, and its charge, in one transaction
-     * (docs/api/billing.md: charged when it ends, one ledger row per run).
+     * Ends the run: its terminal status, output or error, and the settlement of its hold, in one
+     * transaction (docs/api/billing.md: charged when it ends, once).
      */
     async finishRun(runId: string, patch: TransitionPatch): Promise<void> {
       const row = await orm.em.fork().transactional((em) => finishInTransaction(em, deps.models, runId, patch));
@@ -248,7 +251,7 @@ export async function applyTransition(em: EntityManager, runId: string, patch: T
   return row;
 }
 
-/** Charges the run and gives it its terminal status, in the caller's transaction. */
+/** Settles the run's credits and gives it its terminal status, in the caller's transaction. */
 export async function finishInTransaction(
   em: EntityManager,
   models: ModelRegistry,
@@ -257,7 +260,7 @@ export async function finishInTransaction(
 ): Promise<Run> {
   const run = await em.findOneOrFail(Run, runId, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!TERMINAL.includes(run.status)) {
-    await chargeRun(em, models, run);
+    await settleRun(em, models, run);
     await em.flush();
   }
   return applyTransition(em, runId, patch);

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Run } from '../../db/entities/Run';
 import { RunStep } from '../../db/entities/RunStep';
 import { errors } from '../errors';
-import { findPage } from '../pagination';
+import { decodePositionCursor, encodePositionCursor, findPage } from '../pagination';
 import type { RunStatus } from '../../workflows/messages';
 
 /** Loads a run of the caller's workspace; another workspace's id is 404, never 403 (docs/api/errors.md). */
@@ -24,7 +24,22 @@ export async function listRuns(
   return findPage(em, Run, where, query);
 }
 
-/** The steps of a run in order. */
-export function listSteps(em: EntityManager, runId: string): Promise<RunStep[]> {
-  return em.find(RunStep, { runId }, { orderBy: { index: 'asc' } });
+/**
+ * A page of a run's steps in order (by index, oldest first): a long run has thousands, so they page like
+ * every list, the cursor being the last index served.
+ */
+export async function listSteps(
+  em: EntityManager,
+  runId: string,
+  query: { limit: number; cursor?: string },
+): Promise<{ items: RunStep[]; nextCursor: string | null }> {
+  const after = decodePositionCursor(query.cursor);
+  const rows = await em.find(
+    RunStep,
+    after === undefined ? { runId } : { runId, index: { $gt: after } },
+    { orderBy: { index: 'asc' }, limit: query.limit + 1 },
+  );
+  const items = rows.slice(0, query.limit);
+  const last = items[items.length - 1];
+  return { items, nextCursor: rows.length > query.limit ? encodePositionCursor(last.index) : null };
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../../platform/logger';
 import { createModelRegistry, type ModelRegistry } from '../models/registry';
 import { sweepOutbox, type RelayDeps } from '../outbox/relay';
 import { sweepStuckRuns } from './stuck';
+import { deleteExpiredKeys } from '../idempotency/keys';
 
 interface RecoveryDeps extends RelayDeps {
   orm: Orm;
@@ -26,7 +27,7 @@ export function sweepUnannouncedRuns(deps: RecoveryDeps, graceSeconds: number): 
 /**
  * The recovery of an API process, every `config.recoverySweepSeconds`: the outbox relay makes the
  * Temporal calls that requests committed but could not make (sweepOutbox), then a batch of unfinished
- * runs is checked against their workflows (sweepStuckRuns). `stop()` ends it. An outage of PostgreSQL
+ * runs is checked against their workflows (sweepStuckRuns), and expired idempotency keys are deleted. `stop()` ends it. An outage of PostgreSQL
  * or Temporal only makes a sweep fail; the next one tries again.
  */
 export function startRunRecovery(deps: RecoveryDeps & { logger: Logger; config: Config; models?: ModelRegistry }): {
@@ -41,6 +42,8 @@ export function startRunRecovery(deps: RecoveryDeps & { logger: Logger; config: 
     if (made) deps.logger.warn({ made }, 'made the Temporal calls that requests left in the outbox');
     const finished = await sweepStuckRuns({ ...deps, models });
     if (finished) deps.logger.warn({ finished }, 'failed the runs whose workflow had closed');
+    // Housekeeping rides along: idempotency keys past their 24 hours.
+    await deleteExpiredKeys(deps.orm.em.fork());
   };
   const timer = setInterval(() => {
     if (busy) return;

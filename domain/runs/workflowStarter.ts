@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Config } from '../../platform/config';
 import type { runWorkflow } from '../../workflows/runWorkflow';
@@ -39,18 +38,4 @@ export async function ensureRunWorkflow(
     if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
     throw err;
   }
-}
-
-/** A stable fingerprint of a create request, to tell a replay from a different body under one key. */
-export function requestHash(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -1,5 +1,8 @@
 import { ASK_USER, type ToolCall, type ToolSpec } from '../../workflows/agentTurn';
 import { safeRequest } from '../../platform/net/safeHttp';
+import type { Orm } from '../../db/orm';
+import { KNOWLEDGE_SEARCH, KNOWLEDGE_SEARCH_SPEC, runKnowledgeSearch } from './knowledgeSearch';
+import type { Resolver } from '../../platform/net/publicAddress';
 
 /** The built-in tool catalogue (`GET /v1/tools`, docs/api/agents.md). */
 export { ASK_USER };
@@ -24,25 +27,40 @@ export const TOOL_SPECS: ToolSpec[] = [
       required: ['url'],
     },
   },
+  KNOWLEDGE_SEARCH_SPEC,
 ];
 
 export interface ToolRegistry {
   specs(names: string[]): ToolSpec[];
   names(): string[];
-  /** Runs a tool other than ask_user (that one is a human gate, handled by the workflow). */
-  run(call: ToolCall, signal?: AbortSignal): Promise<string>;
+  /**
+   * Runs a tool other than ask_user (that one is a human gate, handled by the workflow). `context.runId`
+   * names the calling run, for tools that work on its workspace and agent (`knowledge_search`).
+   */
+  run(call: ToolCall, signal?: AbortSignal, context?: { runId: string }): Promise<string>;
 }
 
 /**
  * Tools behind one interface; `http_request` goes through the same public-address guard as webhooks.
- * `allowPrivate` is `SVC_ALLOW_PRIVATE_EGRESS` (never the webhooks' switch).
+ * `allowPrivate` is `SVC_ALLOW_PRIVATE_EGRESS` (never the webhooks' switch); `resolver` answers the guard's name
+ * lookups (`SVC_DNS_SERVERS`, default the system resolver). `orm` is needed only to run `knowledge_search`
+ * (the worker passes it; the API only lists tools).
  */
-export function createToolRegistry(opts: { allowPrivate: boolean; timeoutMs?: number }): ToolRegistry {
+export function createToolRegistry(opts: {
+  allowPrivate: boolean;
+  resolver?: Resolver;
+  timeoutMs?: number;
+  orm?: Orm;
+}): ToolRegistry {
   const byName = new Map(TOOL_SPECS.map((t) => [t.name, t]));
   return {
     names: () => [...byName.keys()],
     specs: (names) => names.map((n) => byName.get(n)).filter((t): t is ToolSpec => Boolean(t)),
-    async run(call, signal) {
+    async run(call, signal, context) {
+      if (call.name === KNOWLEDGE_SEARCH) {
+        if (!opts.orm || !context) throw new Error('knowledge_search is not available here');
+        return runKnowledgeSearch(opts.orm, context.runId, call.args);
+      }
       if (call.name !== 'http_request') throw new Error(`unknown tool ${call.name}`);
       const args = call.args as { url?: unknown; method?: unknown; headers?: unknown; body?: unknown };
       if (typeof args.url !== 'string') throw new Error('http_request needs a url');
@@ -55,6 +73,7 @@ export function createToolRegistry(opts: { allowPrivate: boolean; timeoutMs?: nu
         body: method === 'POST' && typeof args.body === 'string' ? args.body : undefined,
         timeoutMs: opts.timeoutMs ?? 15_000,
         allowPrivate: opts.allowPrivate,
+        resolver: opts.resolver,
       });
       return JSON.stringify({ status: res.status, body: res.body.toString('utf8'), truncated: res.truncated });
     },

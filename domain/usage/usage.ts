@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { PLAN_ENTITLEMENTS, Workspace } from '../../db/entities/Workspace';
 import { microsToUsd } from '../billing/money';
 import { errors } from '../errors';
+import { billedMicros } from '../pricing/quote';
 
 export interface UsageFigures {
   runs: number;
@@ -15,6 +16,8 @@ export interface UsageReport extends UsageFigures {
   to: string;
   byDay: Array<{ date: string } & UsageFigures>;
   byAgent: Array<{ agentId: string } & UsageFigures>;
+  /** With a price list: what it bills for these runs (docs/api/pricing.md#usage). */
+  billedUsd?: number;
 }
 
 interface Row {
@@ -34,15 +37,18 @@ const figures = (r: Row): UsageFigures => ({
 
 /**
  * Usage totals over the runs that finished between two UTC days (`YYYY-MM-DD`, both ends included), in
- * all, by day and by agent (docs/api/billing.md). `from` after `to` is a 400.
+ * all, by day and by agent (docs/api/billing.md); with `priceListId`, also what that list bills for them
+ * (`billedUsd`). `from` after `to`, or a price list that is not the workspace's, is a 400.
  */
 export async function usageReport(
   em: EntityManager,
   workspaceId: string,
   from: string,
   to: string,
+  priceListId?: string,
 ): Promise<UsageReport> {
   if (from > to) throw errors.validation([{ path: 'from', message: 'from must not be after to' }]);
+  const billed = priceListId === undefined ? undefined : await billedMicros(em, workspaceId, priceListId, from, to);
   const conn = em.getConnection();
   const select = (key: string, group: string) =>
     conn.execute<Row[]>(
@@ -62,6 +68,7 @@ export async function usageReport(
     ...figures(all[0]),
     byDay: byDay.map((r) => ({ date: r.key, ...figures(r) })),
     byAgent: byAgent.map((r) => ({ agentId: r.key, ...figures(r) })),
+    ...(billed === undefined ? {} : { billedUsd: microsToUsd(billed) }),
   };
 }
 

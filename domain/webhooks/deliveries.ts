@@ -37,16 +37,19 @@ export async function redeliver(
   deliveryId: string,
 ): Promise<DeliveryView> {
   const sub = await findSubscription(em, workspaceId, subscriptionId);
-  // Claim the failed delivery for a new round in one statement: two concurrent redelivers start one.
-  const claimed: Array<{ round: number }> = await em.getConnection().execute(
-    `update webhook_deliveries set status = 'pending', round = round + 1, updated_at = now()
-     where id = ? and subscription_id = ? and status = 'failed' returning round`,
+  // Claim a finished delivery (failed or succeeded: a receiver that lost an event asks again) for a new
+  // round in one statement: two concurrent redelivers start one; one still pending is in flight already.
+  const claimed: Array<{ round: number; previous: 'failed' | 'succeeded' }> = await em.getConnection().execute(
+    `update webhook_deliveries d set status = 'pending', round = d.round + 1, updated_at = now()
+     from (select id, status as previous from webhook_deliveries
+           where id = ? and subscription_id = ? and status in ('failed', 'succeeded') for update) o
+     where d.id = o.id returning d.round, o.previous`,
     [deliveryId, sub.id],
   );
   if (claimed.length === 0) {
     const existing = await em.findOne(WebhookDelivery, { id: deliveryId, subscriptionId: sub.id });
     if (!existing) throw errors.notFound('Delivery');
-    throw errors.conflict(`Only a failed delivery can be redelivered; this one is ${existing.status}`, {
+    throw errors.conflict('This delivery is being delivered now; redeliver it once it has finished', {
       status: existing.status,
     });
   }
@@ -60,8 +63,8 @@ export async function redeliver(
       }),
     )
     .catch(async (err) => {
-      // Temporal did not take it: the delivery stays failed, so the caller can ask again.
-      await em.nativeUpdate(WebhookDelivery, { id: deliveryId }, { status: 'failed' });
+      // Temporal did not take it: the delivery is as it was, so the caller can ask again.
+      await em.nativeUpdate(WebhookDelivery, { id: deliveryId }, { status: claimed[0].previous });
       throw err;
     });
   return serializeDelivery(await em.fork().findOneOrFail(WebhookDelivery, deliveryId));

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WebhookDelivery, WebhookSubscription, type WebhookEvent } from '../../db/entities/Webhook';
+import { WebhookDelivery, WebhookEventRecord, WebhookSubscription, type WebhookEvent } from '../../db/entities/Webhook';
 import type { AnnouncedRun } from '../../workflows/activityTypes';
 import type { RunStatus } from '../../workflows/messages';
 
@@ -70,10 +70,11 @@ export async function announceRun(
 }
 
 /**
- * Records one delivery per matching live subscription and returns the ids of this event's deliveries
- * still pending; runs in the fan-out workflow, off the run's own path (a receiver never
- * delays the run), which then delivers each. Idempotent: the delivery rows are unique per
- * (subscription, event), so a retry after a crash records nothing twice.
+ * Records the event (its body serialised once, `id` the event's) and one delivery per matching live
+ * subscription referencing it, and returns the ids of this event's deliveries still pending; runs in the
+ * fan-out workflow, off the run's own path (a receiver never delays the run), which then delivers each.
+ * Idempotent: the event is unique per (run, type, event key) and the delivery rows per (subscription,
+ * event), so a retry after a crash records nothing twice and sends the body recorded the first time.
  */
 export async function recordRunDeliveries(em: EntityManager, run: AnnouncedRun): Promise<string[]> {
   const type = ANNOUNCED[run.status];
@@ -87,16 +88,27 @@ export async function recordRunDeliveries(em: EntityManager, run: AnnouncedRun):
   });
   if (subscriptions.length === 0) return [];
   const conn = em.getConnection();
+  const event = new WebhookEventRecord(run.workspaceId, run.id, type, eventKey, '');
+  // The body of docs/api/webhooks.md, serialised once so every subscriber and attempt gets identical bytes.
+  event.body = JSON.stringify({
+    id: event.id,
+    type,
+    run: { id: run.id, status: run.status, output: run.output ?? null, error: run.error ?? null },
+  });
+  await conn.execute(
+    `insert into webhook_events (id, created_at, updated_at, workspace_id, run_id, type, event_key, body)
+     values (?, ?, ?, ?, ?, ?, ?, ?)
+     on conflict (run_id, type, event_key) do nothing`,
+    [event.id, event.createdAt, event.createdAt, run.workspaceId, run.id, type, eventKey, event.body],
+  );
+  const [recorded]: Array<{ id: string }> = await conn.execute(
+    `select id from webhook_events where run_id = ? and type = ? and event_key = ?`,
+    [run.id, type, eventKey],
+  );
   for (const sub of subscriptions) {
-    const delivery = new WebhookDelivery(sub.id, run.workspaceId, run.id, type, eventKey, '');
-    // The body of docs/api/webhooks.md, serialised once so every attempt sends identical bytes.
-    delivery.body = JSON.stringify({
-      id: delivery.id,
-      type,
-      run: { id: run.id, status: run.status, output: run.output ?? null, error: run.error ?? null },
-    });
+    const delivery = new WebhookDelivery(sub.id, run.workspaceId, run.id, type, eventKey, recorded.id);
     await conn.execute(
-      `insert into webhook_deliveries (id, created_at, updated_at, subscription_id, workspace_id, run_id, type, event_key, body, status)
+      `insert into webhook_deliveries (id, created_at, updated_at, subscription_id, workspace_id, run_id, type, event_key, event_id, status)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')
        on conflict (subscription_id, run_id, type, event_key) do nothing`,
       [
@@ -108,7 +120,7 @@ export async function recordRunDeliveries(em: EntityManager, run: AnnouncedRun):
         run.id,
         type,
         eventKey,
-        delivery.body,
+        recorded.id,
       ],
     );
   }

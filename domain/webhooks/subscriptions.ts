@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookSubscription, type WebhookEvent } from '../../db/entities/Webhook';
 import { Workspace } from '../../db/entities/Workspace';
-import { NotPublicAddressError, resolvePublicUrl } from '../../platform/net/publicAddress';
+import { NotPublicAddressError, resolvePublicUrl, type Resolver } from '../../platform/net/publicAddress';
 import { ApiError, errors } from '../errors';
 import { findPage } from '../pagination';
 import { serializeWebhook, type WebhookView } from './presenters';
@@ -23,12 +23,13 @@ export async function findSubscription(
 
 /**
  * The URL must resolve to public addresses only (every resolved address, http(s) only), unless
- * `allowPrivate` (SVC_ALLOW_PRIVATE_WEBHOOKS, local development). Returns the normalised URL.
+ * `allowPrivate` (SVC_ALLOW_PRIVATE_WEBHOOKS, local development). Names are looked up with `resolver`
+ * (`SVC_DNS_SERVERS`, default the system resolver). Returns the normalised URL.
  * @throws 400 `webhook.url_not_public`, naming the reason under `url`
  */
-async function checkUrl(url: string, allowPrivate: boolean): Promise<string> {
+async function checkUrl(url: string, opts: { allowPrivate: boolean; resolver?: Resolver }): Promise<string> {
   try {
-    return (await resolvePublicUrl(url, { allowPrivate })).url.toString();
+    return (await resolvePublicUrl(url, opts)).url.toString();
   } catch (err) {
     const reason = err instanceof NotPublicAddressError ? err.reason : 'the host could not be resolved';
     throw new ApiError('webhook.url_not_public', `The webhook URL is not a public http(s) address: ${reason}`, {
@@ -55,9 +56,9 @@ export async function createSubscription(
   em: EntityManager,
   workspaceId: string,
   input: NewSubscription,
-  opts: { allowPrivate: boolean; maxWebhooks: number },
+  opts: { allowPrivate: boolean; resolver?: Resolver; maxWebhooks: number },
 ): Promise<WebhookView> {
-  const url = await checkUrl(input.url, opts.allowPrivate);
+  const url = await checkUrl(input.url, { allowPrivate: opts.allowPrivate, resolver: opts.resolver });
   const sub = await em.transactional(async (tx) => {
     await tx.findOneOrFail(Workspace, workspaceId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const live = await tx.count(WebhookSubscription, { workspaceId, deletedAt: null });

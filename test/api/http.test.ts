@@ -122,7 +122,7 @@ describe('HTTP foundation', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('decodes cursors the same way on every list: anything but a real (createdAt, id) is 400', async () => {
+  it('decodes cursors the same way on every list: anything but `<epoch ms>_<uuid>` is 400', async () => {
     const account = await signUp(h);
     const headers = { cookie: account.cookie };
     const agent = await (
@@ -139,6 +139,11 @@ describe('HTTP foundation', () => {
       cursor([at, crypto.randomUUID(), 'extra']),
       cursor({ at, id: crypto.randomUUID() }),
       'garbage',
+      `${Date.now()}_not-a-uuid`,
+      `-1_${crypto.randomUUID()}`,
+      `099_${crypto.randomUUID()}`,
+      `123456789012345_${crypto.randomUUID()}`,
+      `${Date.now()}_${crypto.randomUUID()}_x`,
     ];
     const lists = ['/v1/agents', '/v1/api-keys', '/v1/files', '/v1/folders', '/v1/runs', '/v1/webhooks'];
     lists.push(`/v1/agents/${agent.id}/versions`);
@@ -147,8 +152,15 @@ describe('HTTP foundation', () => {
         const body = await expectEnvelope(await h.request(`${list}?cursor=${c}`, { headers }), 400, 'validation_error');
         expect(body.error.details.issues).toEqual([{ path: 'cursor', message: 'Invalid cursor' }]);
       }
-      const good = await h.request(`${list}?cursor=${cursor([at, crypto.randomUUID()])}`, { headers });
-      expect(good.status).toBe(200);
+      // any cursor of the documented shape is a position to continue after, even one no list ever served
+      for (const c of [
+        `${Date.now()}_${crypto.randomUUID()}`,
+        `0_${crypto.randomUUID()}`,
+        `99999999999999_${crypto.randomUUID()}`,
+      ]) {
+        const good = await h.request(`${list}?cursor=${c}`, { headers });
+        expect([list, c, good.status]).toEqual([list, c, 200]);
+      }
     }
   });
 

@@ -43,11 +43,47 @@ const ID2 = '00000000-0000-4000-8000-000000000002';
 const paged = (items: string) => ({ keys: [items, 'nextCursor'], items });
 
 export const CLIENT_CALLS: ClientCall[] = [
-  call('agents.list', (s) => s.agents.list({ limit: 5 }).toArray(), S.AGENT_FIELDS, paged('agents')),
+  call('agents.list', (s) => s.agents.list({ limit: 5, projectId: ID2 }).toArray(), S.AGENT_FIELDS, paged('agents')),
   call('agents.create', (s) => s.agents.create({ name: 'a', presetId: 'scripted' }), S.AGENT_FIELDS),
   call('agents.get', (s) => s.agents.get(ID), S.AGENT_FIELDS),
   call('agents.update', (s) => s.agents.update(ID, { name: 'b' }), S.AGENT_FIELDS),
   call('agents.delete', (s) => s.agents.delete(ID), null),
+  call(
+    'agents.versions',
+    (s) => s.agents.versions(ID, { limit: 5 }).toArray(),
+    S.AGENT_VERSION_FIELDS,
+    paged('versions'),
+  ),
+  call('agents.getVersion', (s) => s.agents.getVersion(ID, 2), S.AGENT_VERSION_FIELDS),
+  call('agents.restoreVersion', (s) => s.agents.restoreVersion(ID, 2), S.AGENT_FIELDS),
+
+  call('projects.create', (s) => s.projects.create({ name: 'p', description: 'd' }), S.PROJECT_FIELDS),
+  call('projects.list', (s) => s.projects.list({ limit: 5 }).toArray(), S.PROJECT_FIELDS, paged('projects')),
+  call('projects.get', (s) => s.projects.get(ID), S.PROJECT_FIELDS),
+  call('projects.update', (s) => s.projects.update(ID, { description: null }), S.PROJECT_FIELDS),
+  call('projects.delete', (s) => s.projects.delete(ID), null),
+  call('projects.members', (s) => s.projects.members(ID).toArray(), S.PROJECT_MEMBER_FIELDS, paged('members')),
+  call('projects.setMember', (s) => s.projects.setMember(ID, ID2, { role: 'editor' }), S.PROJECT_MEMBER_FIELDS),
+  call('projects.removeMember', (s) => s.projects.removeMember(ID, ID2), null),
+
+  call('priceLists.create', (s) => s.priceLists.create({ name: 'p', isDefault: true }), S.PRICE_LIST_FIELDS),
+  call('priceLists.list', (s) => s.priceLists.list({ limit: 5 }).toArray(), S.PRICE_LIST_FIELDS, paged('priceLists')),
+  call('priceLists.get', (s) => s.priceLists.get(ID), S.PRICE_LIST_FIELDS),
+  call('priceLists.update', (s) => s.priceLists.update(ID, { isDefault: false }), S.PRICE_LIST_FIELDS),
+  call('priceLists.delete', (s) => s.priceLists.delete(ID), null),
+  call('priceLists.rules', (s) => s.priceLists.rules(ID).toArray(), S.PRICING_RULE_FIELDS, paged('rules')),
+  call(
+    'priceLists.createRule',
+    (s) => s.priceLists.createRule(ID, { match: { agentId: ID2 }, markupPercent: 20, priority: 1 }),
+    S.PRICING_RULE_FIELDS,
+  ),
+  call('priceLists.updateRule', (s) => s.priceLists.updateRule(ID, { perRunUsd: null }), S.PRICING_RULE_FIELDS),
+  call('priceLists.deleteRule', (s) => s.priceLists.deleteRule(ID), null),
+  call(
+    'priceLists.quote',
+    (s) => s.priceLists.quote(ID, { agentId: ID2, inputTokens: 10, outputTokens: 5 }),
+    S.QUOTE_FIELDS,
+  ),
 
   call(
     'files.upload',
@@ -68,7 +104,8 @@ export const CLIENT_CALLS: ClientCall[] = [
     paged('runs'),
   ),
   call('runs.output', (s) => s.runs.output(ID), S.RUN_OUTPUT_FIELDS),
-  call('runs.steps', (s) => s.runs.steps(ID), S.RUN_STEP_FIELDS, { keys: ['steps'], items: 'steps' }),
+  call('runs.steps', (s) => s.runs.steps(ID), S.RUN_STEP_FIELDS, paged('steps')),
+  call('runs.stepPages', (s) => s.runs.stepPages(ID, { limit: 5 }).toArray(), S.RUN_STEP_FIELDS, paged('steps')),
   call('runs.input', (s) => s.runs.input(ID, { answer: 'x', actionId: 'a' }), S.RUN_FIELDS),
   call('runs.approve', (s) => s.runs.approve(ID, { approved: true }), S.RUN_FIELDS),
   call('runs.review', (s) => s.runs.review(ID, { accept: true, correctedOutput: 1 }), S.RUN_FIELDS),
@@ -96,13 +133,32 @@ export const CLIENT_CALLS: ClientCall[] = [
   ),
   call('webhooks.delete', (s) => s.webhooks.delete(ID), null),
 
-  call('usage.get', (s) => s.usage.get({ from: '2024-01-01', to: '2024-01-31' }), S.USAGE_FIELDS),
+  call('usage.get', (s) => s.usage.get({ from: '2024-01-01', to: '2024-01-31', priceListId: ID }), S.USAGE_FIELDS),
   call('usage.balance', (s) => s.usage.balance(), S.BALANCE_FIELDS),
 
   call('apiKeys.create', (s) => s.apiKeys.create({ name: 'k', scopes: ['runs:read'] }), S.CREATED_API_KEY_FIELDS),
   call('apiKeys.list', (s) => s.apiKeys.list(), S.API_KEY_FIELDS, paged('apiKeys')),
   call('apiKeys.setSpendCap', (s) => s.apiKeys.setSpendCap(ID, 10), S.API_KEY_FIELDS),
   call('apiKeys.revoke', (s) => s.apiKeys.revoke(ID), null),
+
+  call('knowledge.create', (s) => s.knowledge.create({ title: 't', text: 'x', agentIds: [ID2] }), S.KNOWLEDGE_FIELDS),
+  call(
+    'knowledge.list',
+    (s) => s.knowledge.list({ agentId: ID2, projectId: ID, limit: 5 }).toArray(),
+    S.KNOWLEDGE_FIELDS,
+    paged('knowledge'),
+  ),
+  call('knowledge.get', (s) => s.knowledge.get(ID), S.KNOWLEDGE_FIELDS),
+  call('knowledge.update', (s) => s.knowledge.update(ID, { title: 'u' }), S.KNOWLEDGE_FIELDS),
+  call('knowledge.delete', (s) => s.knowledge.delete(ID), null),
+  call('knowledge.search', (s) => s.knowledge.search({ q: 'x', agentId: ID }), S.KNOWLEDGE_SEARCH_RESULT_FIELDS, {
+    keys: ['results'],
+    items: 'results',
+  }),
+  call('search.query', (s) => s.search.query({ q: 'x', types: ['runs', 'knowledge'] }), S.SEARCH_RESULT_FIELDS, {
+    keys: ['results'],
+    items: 'results',
+  }),
 ];
 
 /** Methods on the resource prototypes that are not public API (TypeScript `private`). */
@@ -119,6 +175,8 @@ export const NESTED: Array<[string, string[], Readonly<Record<string, Field>>]> 
   ['GET /v1/usage', ['byDay', '[]'], S.USAGE_DAY_FIELDS],
   ['GET /v1/usage', ['byAgent', '[]'], S.USAGE_AGENT_FIELDS],
   ['GET /v1/usage/balance', ['entitlements'], S.ENTITLEMENTS_FIELDS],
+  ['PATCH /v1/pricing-rules/{id}', ['match'], S.PRICING_MATCH_FIELDS],
+  ['GET /v1/knowledge/{id}', ['source'], S.KNOWLEDGE_SOURCE_FIELDS],
   ['GET /v1/webhooks/{id}/deliveries', ['deliveries', '[]', 'attempts', '[]'], S.WEBHOOK_ATTEMPT_FIELDS],
 ];
 

@@ -82,7 +82,9 @@ describe('client e2e: webhooks', () => {
       }
       expect(logged).toHaveLength(1);
       expect(Object.keys(logged[0]!).sort()).toEqual(Object.keys(WEBHOOK_DELIVERY_FIELDS).sort());
-      expect(logged[0]).toMatchObject({ id: body.id, type: 'run.succeeded', runId: run.id, status: 'succeeded' });
+      // the log entry is the delivery (X-SVC-Delivery); the body id names the event
+      expect(logged[0]).toMatchObject({ id: headers['x-svc-delivery'], type: 'run.succeeded', runId: run.id });
+      expect(logged[0]!.status).toBe('succeeded');
       expect(logged[0]!.attempts).toEqual([{ at: expect.any(String), statusCode: 204, error: null }]);
 
       await svc.webhooks.delete(sub.id);

@@ -40,6 +40,10 @@ describe('client e2e: runs', () => {
       settings: { approval: 'before_output', review: true },
     });
     expect(await svc.agents.get(agent.id)).toEqual(agent);
+    const renamed = await svc.agents.update(agent.id, { instructions: 'Write for the audience.' });
+    expect(renamed.version).toBe(2);
+    const versions = await svc.agents.versions(agent.id, { limit: 1 }).toArray();
+    expect(versions.map((v) => v.version)).toEqual([2, 1]);
 
     const created = await svc.runs.create({
       agentId: agent.id,
@@ -95,6 +99,12 @@ describe('client e2e: runs', () => {
     });
     const steps = await svc.runs.steps(created.id);
     expect(steps.map((s) => s.type)).toEqual(['model', 'input', 'model', 'approval', 'review']);
+    // two steps a page: the same five steps over three pages
+    const pages: number[][] = [];
+    for await (const page of svc.runs.stepPages(created.id, { limit: 2 }).pages()) {
+      pages.push(page.steps.map((s) => s.index));
+    }
+    expect(pages).toEqual([[0, 1], [2, 3], [4]]);
 
     // onEvent saw the stream: each wait's last status is the one it resolved with; the final wait saw
     // the whole history, every gate in order, with step events (polling never produces those)

@@ -110,7 +110,18 @@ describe('client vs. the served OpenAPI document', () => {
     const resources = Object.entries(svc).filter(
       ([, v]) => typeof v === 'object' && v !== null && v.constructor.name !== 'HttpClient',
     );
-    expect(resources.map(([k]) => k).sort()).toEqual(['agents', 'apiKeys', 'files', 'runs', 'usage', 'webhooks']);
+    expect(resources.map(([k]) => k).sort()).toEqual([
+      'agents',
+      'apiKeys',
+      'files',
+      'knowledge',
+      'priceLists',
+      'projects',
+      'runs',
+      'search',
+      'usage',
+      'webhooks',
+    ]);
     const methods = resources.flatMap(([name, resource]) =>
       Object.getOwnPropertyNames(Object.getPrototypeOf(resource))
         .filter((m) => m !== 'constructor')

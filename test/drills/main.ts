@@ -3,6 +3,7 @@ import { loadConfig } from '../../platform/config';
 import { createTemporal } from '../../platform/temporal';
 import { initOrm } from '../../db/orm';
 import { ROOT } from '../../bench/lib/processes';
+import { startDnsServer } from '../helpers/dnsServer';
 import { apiKillDrill } from './apiKill';
 import { Checks, startApi, startWorker, type DrillEnv } from './lib';
 import { postgresOutageDrill } from './postgresOutage';
@@ -31,7 +32,10 @@ async function main(): Promise<number> {
   if (unknown.length)
     throw new Error(`unknown drill(s) ${unknown.join(', ')}; known: ${Object.keys(DRILLS).join(', ')}`);
 
-  const config = loadConfig();
+  // the drills' receivers are IP literals; any name the processes still resolve is asked of this server on
+  // 127.0.0.1, never of the machine's resolver (SVC_DNS_SERVERS, docs/architecture.md)
+  const dns = await startDnsServer();
+  const config = loadConfig({ ...process.env, SVC_DNS_SERVERS: dns.address });
   const dataDir = process.env.SVC_DATA_DIR ?? path.join(ROOT, '.data/drill');
   // api and worker are filled in by startApi/startWorker below
   const env = {
@@ -42,6 +46,7 @@ async function main(): Promise<number> {
       SVC_ALLOW_PRIVATE_WEBHOOKS: '1',
       SVC_ALLOW_PRIVATE_EGRESS: '1',
       SVC_SIGNUP_RATE_PER_MIN: '10000',
+      SVC_DNS_SERVERS: dns.address,
     },
     orm: await initOrm(config.databaseUrl, 4),
     client: createTemporal(config.temporal).client,
@@ -79,6 +84,7 @@ async function main(): Promise<number> {
 
   await Promise.all([env.api.stop(), env.worker.stop()]);
   await env.orm.close(true);
+  await dns.close();
   console.log(
     `\n${names.length - failed} of ${names.length} drills passed in ${Math.round((Date.now() - t0) / 1000)} s`,
   );

@@ -214,10 +214,12 @@ export async function workerKillDrill(env: DrillEnv, checks: Checks): Promise<st
       `final-kinds subscription got kinds it did not subscribe to: ${unexpected.slice(0, 3).join(', ')}`,
     );
 
-    // Charges: one ledger row per run, and the balance moved by exactly their sum.
+    // Charges: one charge row per run (beside its hold and release, docs/api/billing.md), and the balance
+    // moved by exactly the sum of the run's ledger rows, which nets to its charge once the hold is released.
     const conn = env.orm.em.fork().getConnection();
     const charges: Array<{ run_id: string; n: number; total: string }> = await conn.execute(
-      `select run_id, count(*)::int as n, sum(amount_micros)::bigint as total from ledger_entries where run_id in (?) group by run_id`,
+      `select run_id, count(*) filter (where kind = 'charge')::int as n, sum(amount_micros)::bigint as total
+       from ledger_entries where run_id in (?) group by run_id having count(*) filter (where kind = 'charge') > 0`,
       [ids],
     );
     const twice = charges.filter((c) => c.n > 1);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { loadConfig } from '../../platform/config';
 
 // README configuration table: settings are read and validated once, a bad value names its variable.
@@ -11,9 +12,32 @@ describe('configuration', () => {
     for (const bad of ['yes', '-1', '1.5', 'two']) expect(() => hops(bad)).toThrow(/SVC_TRUST_PROXY/);
   });
 
+  it('reads SVC_DNS_SERVERS as a comma list of servers, empty (the system resolver) by default', () => {
+    expect(loadConfig({}).dnsServers).toEqual([]);
+    expect(loadConfig({ SVC_DNS_SERVERS: '' }).dnsServers).toEqual([]);
+    expect(loadConfig({ SVC_DNS_SERVERS: ' 127.0.0.1:5353, [::1]:53 ,9.9.9.9' }).dnsServers).toEqual([
+      '127.0.0.1:5353',
+      '[::1]:53',
+      '9.9.9.9',
+    ]);
+    for (const bad of ['localhost', 'dns.example:53', '127.0.0.1:0', '1.2.3.4:x']) {
+      expect(() => loadConfig({ SVC_DNS_SERVERS: bad })).toThrow(/SVC_DNS_SERVERS/);
+    }
+  });
+
   it('limits session callers to SVC_SESSION_RATE_PER_MIN requests a minute, 120 by default', () => {
     expect(loadConfig({}).sessionRatePerMin).toBe(120);
     expect(loadConfig({ SVC_SESSION_RATE_PER_MIN: '30' }).sessionRatePerMin).toBe(30);
     expect(() => loadConfig({ SVC_SESSION_RATE_PER_MIN: '0' })).toThrow(/SVC_SESSION_RATE_PER_MIN/);
+  });
+
+  it("reads the console's settings: SVC_CONSOLE_DIR and SVC_TEMPORAL_UI_URL (docs/console.md)", () => {
+    const defaults = loadConfig({});
+    expect(defaults.consoleDir).toBe(path.resolve(process.cwd(), 'console/dist'));
+    expect(defaults.temporalUiUrl).toBeUndefined();
+    expect(loadConfig({ SVC_CONSOLE_DIR: '/srv/console' }).consoleDir).toBe('/srv/console');
+    expect(loadConfig({ SVC_TEMPORAL_UI_URL: 'http://127.0.0.1:8233/' }).temporalUiUrl).toBe('http://127.0.0.1:8233');
+    expect(loadConfig({ SVC_TEMPORAL_UI_URL: '' }).temporalUiUrl).toBeUndefined();
+    expect(() => loadConfig({ SVC_TEMPORAL_UI_URL: 'not a url' })).toThrow(/SVC_TEMPORAL_UI_URL/);
   });
 });

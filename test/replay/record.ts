@@ -97,6 +97,23 @@ describe('record workflow histories for the replay test', () => {
     }
   });
 
+  it('a run whose conversation is stored: a question, its answer, a tool call, the output', async () => {
+    const rx = await startReceiver();
+    try {
+      const agent = await createAgent(h, auth, { presetId: 'scripted' });
+      const run = await createRun(h, auth, {
+        agentId: agent.id,
+        input: { script: [{ ask: 'What is your name?' }, { tool: 'http_request', args: { url: rx.url } }] },
+      });
+      const asked = await waitForStatus(h, auth, run.id, 'needs_input');
+      await post(`/v1/runs/${run.id}/input`, { answer: 'Ada', actionId: asked.pendingAction.id });
+      await waitForStatus(h, auth, run.id, 'succeeded');
+      await save('run-conversation-stored', runWorkflowId(run.id));
+    } finally {
+      await rx.close();
+    }
+  });
+
   it('a run cancelled while it waits in needs_input', async () => {
     const agent = await createAgent(h, auth, { presetId: 'scripted' });
     const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ ask: 'Still there?' }] } });

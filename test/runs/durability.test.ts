@@ -37,7 +37,11 @@ describe('durability', () => {
       `select data->>'status' as status from run_events where run_id = ? and type = 'run.status' order by seq`,
       [runId],
     );
-    const charges = await conn.execute(`select count(*)::int as n from ledger_entries where run_id = ?`, [runId]);
+    // a run's ledger rows are its holds, one release and one charge (docs/api/billing.md#the-ledger)
+    const charges = await conn.execute(
+      `select count(*)::int as n from ledger_entries where run_id = ? and kind = 'charge'`,
+      [runId],
+    );
     return { statuses: events.map((e) => e.status), charges: charges[0].n };
   };
 

@@ -104,6 +104,33 @@ describe('run lifecycle', () => {
     expect((await post(`/v1/runs/${run.id}/cancel`)).status).toBe(409);
   });
 
+  it("pages a run's steps in order by index, and refuses a forged steps cursor", async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ ask: 'one?' }, { final: 1 }] } });
+    const asking = await waitForStatus(h, auth, run.id, 'needs_input');
+    await post(`/v1/runs/${run.id}/input`, { answer: 'a', actionId: asking.pendingAction.id });
+    await waitForStatus(h, auth, run.id, 'succeeded');
+    const get = async (query: string) => h.request(`/v1/runs/${run.id}/steps?${query}`, { headers: auth });
+
+    const first = await (await get('limit=2')).json();
+    expect(first.steps.map((s: { index: number }) => s.index)).toEqual([0, 1]);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await (await get(`limit=2&cursor=${first.nextCursor}`)).json();
+    expect(second).toEqual({ steps: [expect.objectContaining({ index: 2, type: 'model' })], nextCursor: null });
+    // without a limit one page of up to 100 holds them all
+    expect((await (await get('')).json()).steps).toHaveLength(3);
+
+    for (const cursor of [
+      'nope',
+      Buffer.from('["at",-1]').toString('base64url'),
+      Buffer.from('["at",1.5]').toString('base64url'),
+    ]) {
+      const res = await get(`cursor=${cursor}`);
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toMatchObject({ code: 'validation_error' });
+    }
+  });
+
   it('ends an exhausted script with every answer, in order', async () => {
     const agent = await createAgent(h, auth, { presetId: 'scripted' });
     const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ ask: 'one?' }, { ask: 'two?' }] } });

@@ -109,7 +109,9 @@ describe('webhook deliveries', () => {
       const [log] = await deliveries(sub.id);
       expect(log).toMatchObject({ type: 'run.succeeded', runId: run.id, status: 'succeeded' });
       expect(log.attempts.map((x: { statusCode: number }) => x.statusCode)).toEqual([500, 500, 204]);
-      expect(JSON.parse(a.raw.toString()).id).toBe(log.id);
+      // the attempts name the delivery of the log; the body id is the event's, the same on all three
+      expect([a, b, c].map((r) => r.headers['x-svc-delivery'])).toEqual([log.id, log.id, log.id]);
+      expect(JSON.parse(a.raw.toString()).id).not.toBe(log.id);
     } finally {
       await rx.close();
     }
@@ -152,6 +154,36 @@ describe('webhook deliveries', () => {
         await sleep(100);
       }
       expect(log.attempts).toHaveLength(6);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('redelivers a succeeded delivery too (a receiver that lost it asks again): the same bytes once more', async () => {
+    const rx = await startReceiver();
+    try {
+      const sub = await subscribe(rx.url, ['run.succeeded']);
+      await createRun(h, auth, { agentId: echo.id, input: {} });
+      await until(() => rx.received.length === 1, 20_000, 'the delivery');
+      let log: { id: string; status: string; attempts: unknown[] } = { id: '', status: '', attempts: [] };
+      for (let i = 0; i < 50 && log.status !== 'succeeded'; i++) {
+        [log] = await deliveries(sub.id);
+        await sleep(100);
+      }
+      expect(log.status).toBe('succeeded');
+      const again = await h.request(`/v1/webhooks/${sub.id}/deliveries/${log.id}/redeliver`, {
+        method: 'POST',
+        headers: auth,
+      });
+      expect(again.status).toBe(202);
+      await until(() => rx.received.length === 2, 20_000, 'the redelivery');
+      expect(rx.received[1].raw.equals(rx.received[0].raw)).toBe(true);
+      for (let i = 0; i < 50; i++) {
+        [log] = await deliveries(sub.id);
+        if (log.status === 'succeeded' && log.attempts.length === 2) break;
+        await sleep(100);
+      }
+      expect(log).toMatchObject({ status: 'succeeded', attempts: [expect.anything(), expect.anything()] });
     } finally {
       await rx.close();
     }

@@ -118,11 +118,33 @@ describe('webhook subscriptions', () => {
     'gopher://8.8.8.8/',
     'not a url',
     'https://no-such-host.invalid/',
+    // names the run's own DNS server answers (test/helpers/dnsServer.ts TEST_DNS_TABLE)
+    'https://private.test/',
+    'https://mixed.test/',
+    'https://loopback6.test/',
   ];
   it.each(hostile)('rejects %s with 400 webhook.url_not_public', async (url) => {
     const res = await create({ url, events: ['run.succeeded'], secret });
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe('webhook.url_not_public');
+  });
+
+  it("resolves names through the test run's DNS server on 127.0.0.1, never the machine's resolver", async () => {
+    // jest's globalSetup (test/helpers/globalDns.ts) exports SVC_DNS_SERVERS before any test process starts
+    expect(h.config.dnsServers.length).toBeGreaterThan(0);
+    for (const server of h.config.dnsServers) expect(server).toMatch(/^127\.0\.0\.1:\d+$/);
+    // .test is reserved (RFC 6761): a real resolver never answers it, so this 201 is the test server's answer
+    for (const url of ['https://example.com/h', 'https://public.test/h']) {
+      const res = await create({ url, events: ['run.succeeded'], secret });
+      expect(res.status).toBe(201);
+      expect((await res.json()).url).toBe(url);
+    }
+    const unknown = await create({ url: 'https://unknown-name.test/h', events: ['run.succeeded'], secret });
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).error).toMatchObject({
+      code: 'webhook.url_not_public',
+      details: { issues: [{ path: 'url', message: 'hostname unknown-name.test does not resolve' }] },
+    });
   });
 
   it('has nothing stored after all those rejections', async () => {

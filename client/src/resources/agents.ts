@@ -1,19 +1,24 @@
 /** `client.agents`: agent definitions, their versions and the catalogues (presets, models, tools). */
 import type { CallOptions, HttpClient } from '../http.js';
 import { CursorList } from '../pagination.js';
-import type { Agent, AgentCreateParams } from '../types.js';
+import type { Agent, AgentCreateParams, AgentVersion } from '../types.js';
 
 /** Agents of the workspace. */
 export class Agents {
   constructor(private readonly http: HttpClient) {}
 
   /**
-   * Lists agents, newest first, as a lazily fetched {@link CursorList}.
+   * Lists agents, newest first (only one project's with `projectId`), as a lazily fetched {@link CursorList}.
    * @throws {SvcError} on iteration, when a page request fails
    */
-  list(params: { limit?: number } = {}, options?: CallOptions): CursorList<'agents', Agent> {
+  list(params: { limit?: number; projectId?: string } = {}, options?: CallOptions): CursorList<'agents', Agent> {
     return new CursorList('agents', (cursor) =>
-      this.http.request({ ...options, method: 'GET', path: '/v1/agents', query: { limit: params.limit, cursor } }),
+      this.http.request({
+        ...options,
+        method: 'GET',
+        path: '/v1/agents',
+        query: { limit: params.limit, projectId: params.projectId, cursor },
+      }),
     );
   }
 
@@ -52,5 +57,45 @@ export class Agents {
    */
   async delete(id: string, options?: CallOptions): Promise<void> {
     await this.http.request({ ...options, method: 'DELETE', path: `/v1/agents/${encodeURIComponent(id)}` });
+  }
+
+  /**
+   * Lists an agent's versions, newest first, as a lazily fetched {@link CursorList}.
+   * @throws {NotFoundError} on iteration, for an unknown agent
+   */
+  versions(id: string, params: { limit?: number } = {}, options?: CallOptions): CursorList<'versions', AgentVersion> {
+    return new CursorList('versions', (cursor) =>
+      this.http.request({
+        ...options,
+        method: 'GET',
+        path: `/v1/agents/${encodeURIComponent(id)}/versions`,
+        query: { limit: params.limit, cursor },
+      }),
+    );
+  }
+
+  /**
+   * Reads version `n` of an agent.
+   * @throws {NotFoundError} for an unknown agent or version
+   */
+  getVersion(id: string, n: number, options?: CallOptions): Promise<AgentVersion> {
+    return this.http.request({
+      ...options,
+      method: 'GET',
+      path: `/v1/agents/${encodeURIComponent(id)}/versions/${encodeURIComponent(String(n))}`,
+    });
+  }
+
+  /**
+   * Makes a new version equal to version `n` and returns the agent at that new version.
+   * @throws {NotFoundError} for an unknown agent or version; {@link ValidationError} when the version names a
+   * model or tool that no longer exists
+   */
+  restoreVersion(id: string, n: number, options?: CallOptions): Promise<Agent> {
+    return this.http.request({
+      ...options,
+      method: 'POST',
+      path: `/v1/agents/${encodeURIComponent(id)}/versions/${encodeURIComponent(String(n))}/restore`,
+    });
   }
 }

@@ -90,10 +90,27 @@ export class Runs {
     return this.http.request({ ...options, method: 'GET', path: path(id, '/output') });
   }
 
-  /** The run's steps. @throws {NotFoundError} for an unknown id */
-  async steps(id: string, options?: CallOptions): Promise<RunStep[]> {
-    const body = await this.http.request<{ steps: RunStep[] }>({ ...options, method: 'GET', path: path(id, '/steps') });
-    return body.steps;
+  /**
+   * The run's steps in order, every page of them; `stepPages` walks them lazily instead.
+   * @throws {NotFoundError} for an unknown id
+   */
+  steps(id: string, options?: CallOptions): Promise<RunStep[]> {
+    return this.stepPages(id, {}, options).toArray();
+  }
+
+  /**
+   * The run's steps in order (oldest first) as a lazily fetched {@link CursorList}.
+   * @throws {NotFoundError} on iteration, for an unknown id
+   */
+  stepPages(id: string, params: { limit?: number } = {}, options?: CallOptions): CursorList<'steps', RunStep> {
+    return new CursorList('steps', (cursor) =>
+      this.http.request({
+        ...options,
+        method: 'GET',
+        path: path(id, '/steps'),
+        query: { limit: params.limit, cursor },
+      }),
+    );
   }
 
   /**

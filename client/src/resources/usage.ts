@@ -12,7 +12,8 @@ export class UsageResource {
   constructor(private readonly http: HttpClient) {}
 
   /**
-   * Usage totals between two days, inclusive (`GET /v1/usage?from=&to=`).
+   * Usage totals between two days, inclusive (`GET /v1/usage?from=&to=`); with `priceListId`, also what
+   * that price list bills for the same runs (`billedUsd`).
    * @throws {ValidationError} for malformed dates
    */
   get(params: UsageParams, options?: CallOptions): Promise<Usage> {
@@ -20,7 +21,7 @@ export class UsageResource {
       ...options,
       method: 'GET',
       path: '/v1/usage',
-      query: { from: toDay(params.from), to: toDay(params.to) },
+      query: { from: toDay(params.from), to: toDay(params.to), priceListId: params.priceListId },
     });
   }
 

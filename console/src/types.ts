@@ -1,0 +1,161 @@
+/** The shapes the console reads, as docs/api/*.md describe them. */
+export type Role = 'owner' | 'admin' | 'member';
+
+export interface User {
+  id: string;
+  email: string;
+  name: string | null;
+  emailVerified: boolean;
+}
+export interface Workspace {
+  id: string;
+  name: string;
+  plan: string;
+  role: Role;
+}
+export interface Me {
+  user: User;
+  workspaces: Workspace[];
+}
+
+export const RUN_STATUSES = [
+  'queued',
+  'running',
+  'needs_input',
+  'needs_approval',
+  'needs_review',
+  'succeeded',
+  'failed',
+  'cancelled',
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const WAITING: RunStatus[] = ['needs_input', 'needs_approval', 'needs_review'];
+export const TERMINAL: RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+
+export interface PendingAction {
+  id: string;
+  type: 'input' | 'approval' | 'review';
+  question?: string;
+  tool?: string;
+  args?: unknown;
+  proposedOutput?: unknown;
+}
+export interface Run {
+  id: string;
+  agentId: string;
+  agentVersion: number;
+  status: RunStatus;
+  input: Record<string, unknown>;
+  output: unknown;
+  error: { code: string; message: string } | null;
+  pendingAction: PendingAction | null;
+  usage: { inputTokens: number; outputTokens: number; costUsd: number };
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+}
+export interface Step {
+  index: number;
+  type: string;
+  status: string;
+  detail: Record<string, unknown>;
+  startedAt: string;
+  completedAt: string | null;
+}
+export interface AgentSettings {
+  approval?: string;
+  approvalTools?: string[];
+  review?: boolean;
+  maxSteps?: number;
+}
+export interface Agent {
+  id: string;
+  name: string;
+  presetId: string | null;
+  version: number;
+  instructions?: string;
+  modelId: string;
+  tools: string[];
+  settings: AgentSettings;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface AgentVersion {
+  version: number;
+  instructions?: string;
+  modelId: string;
+  tools: string[];
+  settings: AgentSettings;
+  createdAt: string;
+}
+export interface Preset {
+  id: string;
+  name: string;
+  description: string;
+}
+export interface ApiKey {
+  id: string;
+  name: string;
+  scopes: string[];
+  prefix: string;
+  monthlySpendCapUsd: number | null;
+  spentThisMonthUsd: number;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+export interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  status: 'active' | 'disabled';
+  createdAt: string;
+  updatedAt: string;
+}
+export interface Delivery {
+  id: string;
+  type: string;
+  runId: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: { at: string; statusCode: number | null; error: string | null }[];
+  createdAt: string;
+}
+export interface FileItem {
+  id: string;
+  filename: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  folderId: string | null;
+  createdAt: string;
+}
+export interface Folder {
+  id: string;
+  name: string;
+  parentId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface UsageTotals {
+  runs: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+export interface UsageReport extends UsageTotals {
+  from: string;
+  to: string;
+  byDay: (UsageTotals & { date: string })[];
+  byAgent: (UsageTotals & { agentId: string })[];
+}
+export interface Balance {
+  balanceUsd: number;
+  plan: string;
+  entitlements: { apiRateLimitPerMin: number };
+}
+export interface ConsoleSettings {
+  temporalUiUrl: string | null;
+  namespace: string;
+  unverifiedRunLimit: number;
+}

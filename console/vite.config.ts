@@ -1,0 +1,16 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// Built into dist/ and served by the API under /console/ (docs/console.md): every asset is named by its
+// content hash under assets/, which the API caches for a year; index.html is revalidated on every load.
+export default defineConfig({
+  base: '/console/',
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    sourcemap: false,
+    chunkSizeWarningLimit: 1500,
+  },
+});

@@ -1,0 +1,30 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AgentVersion } from '../../db/entities/Agent';
+import type { Run } from '../../db/entities/Run';
+import type { ModelRegistry } from '../models/registry';
+import type { ModelPricing } from '../models/types';
+
+/** A model no longer offered costs nothing: its runs are still settled, at 0. */
+const FREE: ModelPricing = { perRunUsd: 0, inputPerMTokUsd: 0, outputPerMTokUsd: 0 };
+
+/** The pricing of the model of the run's agent version. */
+export async function runPricing(em: EntityManager, models: ModelRegistry, run: Run): Promise<ModelPricing> {
+  const version = await em.findOneOrFail(AgentVersion, { agent: run.agentId, version: run.agentVersion });
+  return models.get(version.modelId)?.pricing ?? FREE;
+}
+
+/**
+ * What a run costs in micro-USD (docs/api/billing.md#what-a-run-is-charged): the per-run price once it
+ * started, and its tokens at the model's prices per million.
+ */
+export function costMicros(
+  pricing: ModelPricing,
+  started: boolean,
+  tokens: { inputTokens: number; outputTokens: number },
+): number {
+  const perRun = started ? pricing.perRunUsd : 0;
+  return Math.round(
+    (perRun + (tokens.inputTokens * pricing.inputPerMTokUsd + tokens.outputTokens * pricing.outputPerMTokUsd) / 1e6) *
+      1e6,
+  );
+}

@@ -1,0 +1,56 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * How long a slot stays held without being renewed: one attempt (10 s) and the backoff before the next
+ * (at most 2 s), with room for the next attempt's dispatch. Every attempt renews it, so a delivery
+ * keeps its slot through its 3 attempts; one whose worker died gives it back after this long.
+ */
+export const SLOT_HOLD_SECONDS = 20;
+
+/**
+ * Claims one of the workspace's delivery slots for a delivery (docs/api/webhooks.md, "Fairness"): at
+ * most `limit` deliveries of one workspace are in flight at once, counted in PostgreSQL so the bound
+ * holds across every worker process. Returns false at once when all are taken: the caller gives its
+ * activity slot back and asks again later, so waiting deliveries of one workspace never hold the
+ * worker's activity slots that other workspaces' deliveries need. Claiming again a slot the delivery
+ * already holds renews it (a retried claim after a crash).
+ * @throws only when the database fails
+ */
+export async function claimDeliverySlot(em: EntityManager, deliveryId: string, limit: number): Promise<boolean> {
+  return em.transactional(async (tx) => {
+    const [delivery]: Array<{ workspace_id: string; held: boolean | null; live: boolean }> = await tx.execute(
+      `select d.workspace_id, d.slot_until > now() as held,
+         d.status = 'pending' and s.deleted_at is null and s.status = 'active' as live
+       from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id where d.id = ?`,
+      [deliveryId],
+    );
+    // Unknown, done, or its subscription gone: nothing to wait for; the attempt itself reports it.
+    if (!delivery?.live) return true;
+    if (!delivery.held) {
+      // Claims of one workspace take turns, so two cannot both take its last free slot.
+      await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
+        `webhook-slots:${delivery.workspace_id}`,
+      ]);
+      const [{ count }]: Array<{ count: string }> = await tx.execute(
+        `select count(*) from webhook_deliveries where workspace_id = ? and slot_until > now() and id <> ?`,
+        [delivery.workspace_id, deliveryId],
+      );
+      if (Number(count) >= limit) return false;
+    }
+    await tx.execute(`update webhook_deliveries set slot_until = now() + make_interval(secs => ?) where id = ?`, [
+      SLOT_HOLD_SECONDS,
+      deliveryId,
+    ]);
+    return true;
+  });
+}
+
+/** Keeps a held slot for one more attempt; a no-op for a delivery that holds none. */
+export async function renewDeliverySlot(em: EntityManager, deliveryId: string): Promise<void> {
+  await em
+    .getConnection()
+    .execute(
+      `update webhook_deliveries set slot_until = now() + make_interval(secs => ?) where id = ? and slot_until is not null`,
+      [SLOT_HOLD_SECONDS, deliveryId],
+    );
+}

@@ -1,0 +1,324 @@
+import { randomUUID } from 'node:crypto';
+import type { Harness } from '../helpers/harness';
+import { bearer, createKey, sessionCookie, setPlan, signUp, type Account } from '../helpers/factories';
+import { startReceiver, until } from '../helpers/receiver';
+import { createAgent, createRun, waitForStatus } from '../helpers/runs';
+import { startRunStack } from '../helpers/worker';
+
+// Idempotency-Key on every POST (docs/api/limits.md#idempotency), against the real service.
+describe('Idempotency-Key on every POST', () => {
+  let h: Harness;
+  let stop: () => Promise<void>;
+  let owner: Account;
+  let auth: Record<string, string>;
+  const covered = new Set<string>();
+
+  beforeAll(async () => {
+    ({ h, stop } = await startRunStack({ allowPrivateWebhooks: true }));
+  }, 120_000);
+  afterAll(() => stop?.());
+
+  beforeEach(async () => {
+    owner = await signUp(h);
+    await setPlan(h, owner.workspaceId, 'scale');
+    auth = bearer(
+      await createKey(h, owner, [
+        'agents:read',
+        'agents:write',
+        'runs:read',
+        'runs:write',
+        'feedback:write',
+        'files:read',
+        'files:write',
+        'webhooks:manage',
+        'keys:manage',
+        'runner:run',
+      ]),
+    );
+  });
+
+  /** Sends one POST with the key; records the route as covered. */
+  const post = (route: string, path: string, key: string, json?: unknown, headers: Record<string, string> = auth) => {
+    covered.add(route);
+    return h.request(path, { method: 'POST', headers: { ...headers, 'Idempotency-Key': key }, json });
+  };
+  const list = async (path: string, plural: string) =>
+    (await (await h.request(path, { headers: auth })).json())[plural] as Array<{ id: string }>;
+
+  /** The same request twice under one key: one effect, the first answer twice (the second replayed). */
+  async function twice(route: string, path: string, json?: unknown) {
+    const key = randomUUID();
+    const first = await post(route, path, key, json);
+    const second = await post(route, path, key, json);
+    const [a, b] = [await first.text(), await second.text()];
+    const seen = (r: Response, text: string) => ({
+      status: r.status,
+      replayed: r.headers.get('idempotent-replayed'),
+      text,
+    });
+    expect(seen(first, a)).toEqual({ status: first.status, replayed: null, text: a });
+    expect(seen(second, b)).toEqual({ status: first.status, replayed: 'true', text: a });
+    return { status: first.status, body: a ? JSON.parse(a) : null, key };
+  }
+
+  it('webhooks, agents, folders, files and local runs: one effect, the same answer twice', async () => {
+    const hook = { url: 'http://127.0.0.1:9/h', events: ['run.failed'], secret: 's'.repeat(16) };
+    expect((await twice('POST /v1/webhooks', '/v1/webhooks', hook)).status).toBe(201);
+    expect(await list('/v1/webhooks', 'webhooks')).toHaveLength(1);
+
+    expect((await twice('POST /v1/agents', '/v1/agents', { name: 'A', presetId: 'general-assistant' })).status).toBe(
+      201,
+    );
+    const agents = await list('/v1/agents', 'agents');
+    expect(agents).toHaveLength(1);
+
+    expect((await twice('POST /v1/folders', '/v1/folders', { name: 'Docs' })).status).toBe(201);
+    expect(await list('/v1/folders', 'folders')).toHaveLength(1);
+
+    const key = randomUUID();
+    covered.add('POST /v1/files');
+    const upload = () =>
+      h
+        .request('/v1/files', {
+          method: 'POST',
+          headers: { ...auth, 'Idempotency-Key': key, 'content-type': 'text/plain', 'x-filename': 'a.txt' },
+          body: 'hello',
+        })
+        .then(async (r) => ({ status: r.status, body: await r.text() }));
+    const [u1, u2] = [await upload(), await upload()];
+    expect(u1.status).toBe(201);
+    expect(u2).toEqual(u1);
+    expect(await list('/v1/files', 'files')).toHaveLength(1);
+
+    const batch = {
+      agentId: agents[0].id,
+      runs: [
+        {
+          input: {},
+          status: 'succeeded',
+          output: {},
+          startedAt: '2026-11-01T10:00:00Z',
+          completedAt: '2026-11-01T10:00:01Z',
+        },
+      ],
+    };
+    expect((await twice('POST /v1/local-runs', '/v1/local-runs', batch)).status).toBe(201);
+    expect(await list('/v1/runs', 'runs')).toHaveLength(1);
+  });
+
+  it('a different request under a used key is 409 conflict; another route or workspace has keys of its own', async () => {
+    const key = randomUUID();
+    expect((await post('POST /v1/folders', '/v1/folders', key, { name: 'One' })).status).toBe(201);
+    const other = await post('POST /v1/folders', '/v1/folders', key, { name: 'Two' });
+    expect(other.status).toBe(409);
+    expect((await other.json()).error).toMatchObject({ code: 'conflict' });
+    // the same key on another route acts
+    expect((await post('POST /v1/agents', '/v1/agents', key, { name: 'A' })).status).toBe(201);
+    // and in another workspace
+    const stranger = await signUp(h);
+    const theirs = bearer(await createKey(h, stranger, ['files:write']));
+    expect((await post('POST /v1/folders', '/v1/folders', key, { name: 'Two' }, theirs)).status).toBe(201);
+    expect(await list('/v1/folders', 'folders')).toHaveLength(1);
+    // a malformed key is a validation error
+    const bad = await post('POST /v1/folders', '/v1/folders', 'x'.repeat(256), { name: 'Three' });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.details.issues[0].path).toBe('Idempotency-Key');
+  });
+
+  it('a concurrent burst with one key has one effect', async () => {
+    const key = randomUUID();
+    const hook = { url: 'http://127.0.0.1:9/burst', events: ['run.failed'], secret: 's'.repeat(16) };
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => post('POST /v1/webhooks', '/v1/webhooks', key, hook)),
+    );
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
+    const ids = new Set(
+      await Promise.all(
+        answers.filter((r) => r.status === 201).map(async (r) => ((await r.json()) as { id: string }).id),
+      ),
+    );
+    expect(ids.size).toBe(1);
+    expect(await list('/v1/webhooks', 'webhooks')).toHaveLength(1);
+  });
+
+  it('an expired key (past 24 hours) acts again', async () => {
+    const key = randomUUID();
+    expect((await post('POST /v1/folders', '/v1/folders', key, { name: 'Old' })).status).toBe(201);
+    await h.orm.em
+      .fork()
+      .execute(`update idempotency_keys set expires_at = now() - interval '1 second' where key = ?`, [key]);
+    const again = await post('POST /v1/folders', '/v1/folders', key, { name: 'Old' });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(await list('/v1/folders', 'folders')).toHaveLength(2);
+    // and run creation, whose key lives on the run, lets an old run's key go too
+    const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
+    const runKey = randomUUID();
+    const first = await post('POST /v1/runs', '/v1/runs', runKey, { agentId: agent.id });
+    expect(first.status).toBe(201);
+    const replay = await post('POST /v1/runs', '/v1/runs', runKey, { agentId: agent.id });
+    expect(replay.status).toBe(200);
+    const run = await first.json();
+    await h.orm.em.fork().execute(`update runs set created_at = now() - interval '25 hours' where id = ?`, [run.id]);
+    const fresh = await post('POST /v1/runs', '/v1/runs', runKey, { agentId: agent.id });
+    expect(fresh.status).toBe(201);
+    expect((await fresh.json()).id).not.toBe(run.id);
+  });
+
+  it('gate answers, cancel and feedback act once: a repeat replays instead of answering the next gate', async () => {
+    const scripted = await createAgent(h, auth, { presetId: 'scripted' });
+    const run = await createRun(h, auth, {
+      agentId: scripted.id,
+      input: { script: [{ ask: 'one?' }, { ask: 'two?' }, { final: { ok: true } }] },
+    });
+    await waitForStatus(h, auth, run.id, 'needs_input');
+    const answer = await twice('POST /v1/runs/:id/input', `/v1/runs/${run.id}/input`, { answer: 'first' });
+    expect(answer.status).toBe(202);
+    // without the key the repeat would have answered "two?"
+    const second = await waitForStatus(
+      h,
+      auth,
+      run.id,
+      (r) => r.status === 'needs_input' && r.pendingAction?.question === 'two?',
+    );
+    expect(second.pendingAction.question).toBe('two?');
+    expect(
+      (await post('POST /v1/runs/:id/input', `/v1/runs/${run.id}/input`, randomUUID(), { answer: 'b' })).status,
+    ).toBe(202);
+    await waitForStatus(h, auth, run.id, 'succeeded');
+    expect((await twice('POST /v1/runs/:id/feedback', `/v1/runs/${run.id}/feedback`, { rating: 4 })).status).toBe(201);
+    const [{ n }] = await h.orm.em
+      .fork()
+      .execute<Array<{ n: string }>>('select count(*) as n from feedback where run_id = ?', [run.id]);
+    expect(Number(n)).toBe(1);
+
+    const gated = await createAgent(h, auth, {
+      presetId: 'scripted',
+      settings: { approval: 'before_output', review: true },
+    });
+    const approving = await createRun(h, auth, { agentId: gated.id, input: { script: [{ final: { draft: 1 } }] } });
+    await waitForStatus(h, auth, approving.id, 'needs_approval');
+    expect(
+      (await twice('POST /v1/runs/:id/approve', `/v1/runs/${approving.id}/approve`, { approved: true })).status,
+    ).toBe(202);
+    await waitForStatus(h, auth, approving.id, 'needs_review');
+    expect((await twice('POST /v1/runs/:id/review', `/v1/runs/${approving.id}/review`, { accept: true })).status).toBe(
+      202,
+    );
+    expect((await waitForStatus(h, auth, approving.id, 'succeeded')).output).toEqual({ draft: 1 });
+
+    const waiting = await createRun(h, auth, { agentId: scripted.id, input: { script: [{ ask: 'q?' }] } });
+    await waitForStatus(h, auth, waiting.id, 'needs_input');
+    // a second cancel without the key is 409 (terminal); with it, the first answer again
+    expect((await twice('POST /v1/runs/:id/cancel', `/v1/runs/${waiting.id}/cancel`)).status).toBe(202);
+    await waitForStatus(h, auth, waiting.id, 'cancelled');
+  });
+
+  it('a repeated key creation cannot show the plaintext again: 409 naming the key it made, and one key', async () => {
+    const key = randomUUID();
+    const before = (await list('/v1/api-keys', 'apiKeys')).length;
+    const first = await post('POST /v1/api-keys', '/v1/api-keys', key, { name: 'ci', scopes: ['runs:read'] });
+    expect(first.status).toBe(201);
+    const created = await first.json();
+    const again = await post('POST /v1/api-keys', '/v1/api-keys', key, { name: 'ci', scopes: ['runs:read'] });
+    expect(again.status).toBe(409);
+    const text = await again.text();
+    expect(text).not.toContain(created.key);
+    expect(JSON.parse(text).error).toMatchObject({ code: 'conflict', details: { id: created.id } });
+    expect(await list('/v1/api-keys', 'apiKeys')).toHaveLength(before + 1);
+  });
+
+  it('projects, price lists, rules, knowledge and version restores: one effect, the same answer twice', async () => {
+    expect((await twice('POST /v1/projects', '/v1/projects', { name: 'P' })).status).toBe(201);
+    expect(await list('/v1/projects', 'projects')).toHaveLength(1);
+    const priceList = await twice('POST /v1/price-lists', '/v1/price-lists', { name: 'Retail' });
+    expect(priceList.status).toBe(201);
+    expect(await list('/v1/price-lists', 'priceLists')).toHaveLength(1);
+    const rulesPath = `/v1/price-lists/${priceList.body.id}/rules`;
+    expect((await twice('POST /v1/price-lists/:id/rules', rulesPath, { markupPercent: 20, priority: 1 })).status).toBe(
+      201,
+    );
+    expect(await list(rulesPath, 'rules')).toHaveLength(1);
+    expect((await twice('POST /v1/knowledge', '/v1/knowledge', { title: 'T', text: 'hello world' })).status).toBe(201);
+    expect(await list('/v1/knowledge', 'knowledge')).toHaveLength(1);
+    const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
+    const restore = `/v1/agents/${agent.id}/versions/1/restore`;
+    expect((await twice('POST /v1/agents/:id/versions/:n/restore', restore)).status).toBe(201);
+    expect(await list(`/v1/agents/${agent.id}/versions`, 'versions')).toHaveLength(2);
+  });
+
+  it('redeliver acts once per key', async () => {
+    const rx = await startReceiver((_n, _req, res) => {
+      res.statusCode = 503;
+      res.end();
+    });
+    try {
+      const echo = await createAgent(h, auth, { presetId: 'general-assistant' });
+      const sub = await (
+        await h.request('/v1/webhooks', {
+          method: 'POST',
+          headers: auth,
+          json: { url: rx.url, events: ['run.succeeded'], secret: 's'.repeat(16) },
+        })
+      ).json();
+      await createRun(h, auth, { agentId: echo.id });
+      await until(() => rx.received.length === 3, 30_000, '3 attempts');
+      let delivery: { id: string; status: string } | undefined;
+      for (let i = 0; i < 200 && delivery?.status !== 'failed'; i++) {
+        [delivery] = (await list(`/v1/webhooks/${sub.id}/deliveries`, 'deliveries')) as Array<{
+          id: string;
+          status: string;
+        }>;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(delivery?.status).toBe('failed');
+      const path = `/v1/webhooks/${sub.id}/deliveries/${delivery!.id}/redeliver`;
+      expect((await twice('POST /v1/webhooks/:id/deliveries/:deliveryId/redeliver', path)).status).toBe(202);
+      await until(() => rx.received.length === 6, 30_000, '3 more attempts');
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(rx.received).toHaveLength(6);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('session routes: sign-up and sign-in (no workspace yet) ignore the key; sign-out ends what it needs', async () => {
+    const key = randomUUID();
+    const email = `idem-${randomUUID()}@example.com`;
+    const body = { email, password: 'pw-0123456789' };
+    const up1 = await post('POST /v1/console/auth/sign-up', '/v1/console/auth/sign-up', key, body, {});
+    const up2 = await post('POST /v1/console/auth/sign-up', '/v1/console/auth/sign-up', key, body, {});
+    expect([up1.status, up2.status]).toEqual([201, 409]); // one account
+    const in1 = await post('POST /v1/console/auth/sign-in', '/v1/console/auth/sign-in', key, body, {});
+    expect(in1.status).toBe(200);
+    // a repeated sign-out finds its session gone: 401, and nothing more happens
+    const cookie = { cookie: sessionCookie(in1) };
+    const out1 = await post('POST /v1/console/auth/sign-out', '/v1/console/auth/sign-out', key, undefined, cookie);
+    const out2 = await post('POST /v1/console/auth/sign-out', '/v1/console/auth/sign-out', key, undefined, cookie);
+    expect([out1.status, out2.status]).toEqual([204, 401]);
+    covered.add('POST /v1/console/auth/verify-email'); // public, token-bound: a repeat verifies nothing more
+  });
+
+  it('covers every POST route of the service (a new POST route needs a case here)', () => {
+    const posts = h.routes.filter((r) => r.method === 'POST').map((r) => `POST ${r.path}`);
+    expect([...covered].sort()).toEqual(posts.sort());
+  });
+
+  it('the OpenAPI document shows the header on every POST', async () => {
+    const doc = await (await h.request('/v1/openapi.json')).json();
+    for (const [path, ops] of Object.entries(
+      doc.paths as Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>,
+    )) {
+      if (!ops.post) continue;
+      expect({
+        path,
+        header: ops.post.parameters?.some((p) => p.name === 'Idempotency-Key' && p.in === 'header'),
+      }).toEqual({
+        path,
+        header: true,
+      });
+    }
+  });
+});

@@ -1,0 +1,19 @@
+import { startDnsServer, type DnsServer } from './dnsServer';
+
+/**
+ * jest's globalSetup and globalTeardown: one DNS server on 127.0.0.1 for the whole run, exported as
+ * SVC_DNS_SERVERS before the test workers start, so every `loadConfig(process.env)` of a test resolves names
+ * through it and no DNS query leaves the machine (docs/architecture.md). Any SVC_DNS_SERVERS of the caller's
+ * shell is replaced: the tests' names are those of TEST_DNS_TABLE.
+ */
+const holder = globalThis as typeof globalThis & { svcTestDns?: DnsServer };
+
+export async function setup(): Promise<void> {
+  holder.svcTestDns = await startDnsServer();
+  process.env.SVC_DNS_SERVERS = holder.svcTestDns.address;
+}
+
+export async function teardown(): Promise<void> {
+  await holder.svcTestDns?.close();
+  holder.svcTestDns = undefined;
+}
