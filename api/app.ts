@@ -41,6 +41,9 @@ import { knowledgeDocumentRoutes } from './routes/knowledge/documents';
 import { knowledgeSearchRoutes } from './routes/knowledge/search';
 import { searchRoutes } from './routes/search';
 import { createStorage, type Storage } from '../platform/storage/storage';
+import { dataSourceRoutes } from './routes/dataSources/dataSources';
+import { dataSourceBrowseRoutes } from './routes/dataSources/browse';
+import { sourceDeps } from './routes/dataSources/deps';
 
 export interface AppDeps {
   config: Config;
@@ -65,6 +68,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     resolver: createResolver(deps.config.dnsServers),
   });
   const storage = deps.storage ?? createStorage(deps.config.storageUrl);
+  const sources = sourceDeps(deps.config);
   const openapi = () => (cachedDoc ??= buildOpenApi(routes, API_VERSION));
   let cachedDoc: Record<string, unknown> | undefined;
   routes.push(
@@ -90,6 +94,8 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...knowledgeSearchRoutes(),
     ...knowledgeDocumentRoutes({ config: deps.config, storage }),
     ...searchRoutes(),
+    ...dataSourceRoutes({ sources }),
+    ...dataSourceBrowseRoutes({ sources }),
   );
   return routes;
 }

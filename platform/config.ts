@@ -2,6 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { isDnsServer } from './net/dnsServers';
+import { parseSecretsKey } from './secrets';
 
 /**
  * Every setting the processes read, validated once at start-up and passed down: one module, and a
@@ -79,6 +80,19 @@ const envSchema = z.object({
   SVC_WEBHOOK_WORKSPACE_SLOTS: intFrom(25),
   SVC_MAX_WEBHOOKS: intFrom(25),
   SVC_CONSOLE_DIR: z.string().optional(),
+  NODE_ENV: z.string().optional(),
+  SVC_SECRETS_KEY: z
+    .string()
+    .optional()
+    .refine((v) => {
+      if (!v) return true;
+      try {
+        parseSecretsKey(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be 32 bytes, as base64 or 64 hex digits'),
   SVC_TEMPORAL_UI_URL: z
     .string()
     .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as http://127.0.0.1:8233')
@@ -158,6 +172,11 @@ export interface Config {
   consoleDir: string;
   /** Temporal UI's address, for the console's link from a run to its workflow; none when unset. */
   temporalUiUrl?: string;
+  /**
+   * The AES-256-GCM key secrets are stored under (platform/secrets.ts); required in production,
+   * generated into the data dir by `npm run dev` and set by `npm test`.
+   */
+  secretsKey?: Buffer;
 }
 
 /** Reads and validates the environment; throws with every offending variable named. */
@@ -168,6 +187,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.SVC_SECRETS_KEY) {
+    throw new Error('invalid configuration:\n  SVC_SECRETS_KEY: required when NODE_ENV=production');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -213,5 +235,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxWebhooks: e.SVC_MAX_WEBHOOKS,
     consoleDir: e.SVC_CONSOLE_DIR || path.resolve(process.cwd(), 'console/dist'),
     temporalUiUrl: e.SVC_TEMPORAL_UI_URL?.replace(/\/+$/, '') || undefined,
+    secretsKey: e.SVC_SECRETS_KEY ? parseSecretsKey(e.SVC_SECRETS_KEY) : undefined,
   };
 }

@@ -20,6 +20,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 : "${SVC_PG_DB:=svc}"
 : "${SVC_TEMPORAL_PORT:=7233}"
 : "${SVC_TEMPORAL_UI_PORT:=8233}"
+: "${SVC_MARIADB_PORT:=33060}"
 : "${PORT:=3000}"
 : "${SVC_APP_STOP_TIMEOUT:=10}"
 export SVC_DATA_DIR SVC_PG_PORT SVC_PG_DB SVC_TEMPORAL_PORT SVC_TEMPORAL_UI_PORT PORT
@@ -66,6 +67,20 @@ stop_apps() {
   APP_NAMES=()
 }
 
+# The data sources' secrets key (platform/secrets.ts): SVC_SECRETS_KEY when set, else one generated
+# once into the data dir, so that stored passwords stay readable from one `npm run dev` to the next.
+svc_secrets_key() {
+  local file="$SVC_DATA_DIR/secrets.key"
+  if [[ -z "${SVC_SECRETS_KEY:-}" ]]; then
+    if [[ ! -s "$file" ]]; then
+      (umask 077 && node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))' >"$file")
+      svc_log "generated a secrets key into $file"
+    fi
+    SVC_SECRETS_KEY="$(cat "$file")"
+    export SVC_SECRETS_KEY
+  fi
+}
+
 cleanup() {
   stop_apps
   svc_services_down
@@ -110,6 +125,7 @@ main() {
   svc_console_build
   svc_services_up
   svc_migrate
+  svc_secrets_key
 
   if [[ "${SVC_CONSOLE_WATCH:-0}" == 1 ]]; then
     start_app console bash -c 'cd console && exec npx --no-install vite build --watch --logLevel warn'

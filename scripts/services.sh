@@ -3,8 +3,9 @@
 #
 # Functions:
 #   svc_install_deps    npm install when node_modules is missing or older than package-lock.json
-#   svc_services_up     start PostgreSQL and Temporal (or reuse running ones), export the
-#                       DATABASE_URL / TEMPORAL_* variables the application reads
+#   svc_services_up     start PostgreSQL, Temporal and MariaDB (or reuse running ones), export the
+#                       DATABASE_URL / TEMPORAL_* variables the application reads and SVC_MARIADB_PORT
+#                       (or SVC_MARIADB_ERROR, saying why MariaDB is missing: only its tests fail then)
 #   svc_services_down   stop the services that THIS invocation started, and only those
 #   svc_migrate         apply the database migrations (db/migrate.ts)
 #   svc_own_services T  for test/bench/drill: log tag T, exports, stop-on-exit traps
@@ -73,11 +74,36 @@ svc__pick_ports() {
   fi
 }
 
+# MariaDB is the peer of the `mysql` data sources' tests only (scripts/mariadb.sh): when it cannot be
+# installed or started, everything else still runs and those tests fail saying why (SVC_MARIADB_ERROR).
+svc__mariadb_up() {
+  local st port
+  if [[ "${SVC_AUTO_PORTS:-0}" == 1 ]]; then
+    if st="$(bash "$SVC_SCRIPTS_DIR/mariadb.sh" status)"; then
+      SVC_MARIADB_PORT="$(svc__status_port "$st")"
+    elif svc_port_in_use "$SVC_MARIADB_PORT"; then
+      port="$(svc_find_free_port "$SVC_MARIADB_PORT")" || port="$SVC_MARIADB_PORT"
+      SVC_MARIADB_PORT="$port"
+    fi
+  fi
+  export SVC_MARIADB_PORT
+  if ! bash "$SVC_SCRIPTS_DIR/mariadb.sh" status >/dev/null; then
+    SVC_STARTED_SERVICES+=(mariadb)
+  fi
+  if bash "$SVC_SCRIPTS_DIR/mariadb.sh" start; then
+    unset SVC_MARIADB_ERROR
+  else
+    export SVC_MARIADB_ERROR="MariaDB did not start (scripts/mariadb.sh start failed; see $SVC_DATA_DIR/mariadb.log)"
+    svc_log "$SVC_MARIADB_ERROR; the mysql data-source tests will fail"
+  fi
+}
+
 svc_services_up() {
   local name pids=() failed=0 i
   # Absolute, so that every script and the application agree on it whatever their directory.
   SVC_DATA_DIR="$(svc_abspath "$SVC_DATA_DIR")"
-  export SVC_DATA_DIR SVC_PG_PORT SVC_PG_DB SVC_TEMPORAL_PORT SVC_TEMPORAL_UI_PORT
+  : "${SVC_MARIADB_PORT:=33060}"
+  export SVC_DATA_DIR SVC_PG_PORT SVC_PG_DB SVC_TEMPORAL_PORT SVC_TEMPORAL_UI_PORT SVC_MARIADB_PORT
   mkdir -p "$SVC_DATA_DIR"
 
   if [[ "${SVC_AUTO_PORTS:-0}" == 1 ]]; then
@@ -101,6 +127,7 @@ svc_services_up() {
     wait "${pids[$i]}" || failed=1
   done
   ((failed == 0)) || svc_die "could not start the services (see the messages above)"
+  svc__mariadb_up
 
   export DATABASE_URL="postgres://postgres@127.0.0.1:$SVC_PG_PORT/$SVC_PG_DB"
   export TEMPORAL_ADDRESS="127.0.0.1:$SVC_TEMPORAL_PORT"

@@ -7,7 +7,7 @@
 #
 # Environment (defaults):
 #   SVC_DATA_DIR=.data/test  SVC_PG_PORT=54321  SVC_PG_DB=svc_test
-#   SVC_TEMPORAL_PORT=7243   SVC_TEMPORAL_UI_PORT=8243
+#   SVC_TEMPORAL_PORT=7243   SVC_TEMPORAL_UI_PORT=8243  SVC_MARIADB_PORT=33061
 #   SVC_PG_FAST=1     throwaway cluster: durability off for speed
 #   SVC_AUTO_PORTS=1  move to free ports if these are taken by something else
 #   SVC_SKIP_INSTALL=1 to never install dependencies (npm packages, Schemathesis)
@@ -22,6 +22,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 : "${SVC_PG_DB:=svc_test}"
 : "${SVC_TEMPORAL_PORT:=7243}"
 : "${SVC_TEMPORAL_UI_PORT:=8243}"
+: "${SVC_MARIADB_PORT:=33061}"
 : "${SVC_PG_FAST:=1}"
 : "${SVC_AUTO_PORTS:=1}"
 
@@ -49,6 +50,11 @@ svc_console_build
 svc_ensure_chromium
 svc_services_up
 svc_migrate
+# A throwaway key for the data sources' secrets (platform/secrets.ts), unless the caller set one.
+if [[ -z "${SVC_SECRETS_KEY:-}" ]]; then
+  SVC_SECRETS_KEY="$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))')"
+  export SVC_SECRETS_KEY
+fi
 
 svc_log "running jest (DATABASE_URL=$DATABASE_URL TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS)"
 jest_rc=0

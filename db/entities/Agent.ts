@@ -1,4 +1,4 @@
-import { EntitySchema } from '@mikro-orm/core';
+import { ArrayType, EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
 import { keysetIndex } from './keysetIndex';
 import { Project } from './Project';
@@ -13,6 +13,8 @@ export class Agent extends BaseEntity {
   deletedAt: Date | null = null;
   /** Deleting the project sets this to null (docs/api/projects.md). */
   project: Project | null = null;
+  /** Saved tables the agent may read with `saved_table_rows` (docs/api/data-sources.md). */
+  savedTableIds: string[] = [];
 
   constructor(
     public workspace: Workspace,
@@ -51,6 +53,7 @@ export const AgentSchema = new EntitySchema<Agent, BaseEntity>({
       deleteRule: 'set null',
       foreignKeyName: 'agents_project_id_fkey',
     },
+    savedTableIds: { type: ArrayType, columnType: 'text[]', default: '{}' },
   },
 });
 

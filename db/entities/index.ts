@@ -3,7 +3,10 @@ import { ApiKeySchema } from './ApiKey';
 import { FeedbackSchema } from './Feedback';
 import { FileSchema } from './File';
 import { FolderSchema } from './Folder';
+import { DataSourceSchema } from './DataSource';
+import { DataSourceSheetSchema } from './DataSourceSheet';
 import { KnowledgeDocumentSchema } from './KnowledgeDocument';
+import { SavedTableRowSchema, SavedTableSchema } from './SavedTable';
 import { RunSchema } from './Run';
 import { RunStepSchema } from './RunStep';
 import { RunMessageSchema } from './RunMessage';
@@ -35,6 +38,9 @@ export * from './PriceList';
 export * from './Project';
 export * from './Session';
 export * from './User';
+export * from './DataSource';
+export * from './DataSourceSheet';
+export * from './SavedTable';
 export * from './Webhook';
 export * from './Workspace';
 
@@ -64,4 +70,8 @@ export const entities = [
   PriceListSchema,
   PricingRuleSchema,
   KnowledgeDocumentSchema,
+  DataSourceSchema,
+  DataSourceSheetSchema,
+  SavedTableSchema,
+  SavedTableRowSchema,
 ];

@@ -246,3 +246,20 @@ export function pinnedLookup(addresses: ReadonlyArray<ResolvedAddress>) {
     });
   };
 }
+
+/**
+ * The guard for a host that is not a URL (a database source's host): the same rules as
+ * {@link resolvePublicUrl}, and the first checked address, for the connection to go to.
+ * @throws {NotPublicAddressError} as resolvePublicUrl does
+ */
+export async function resolvePublicHost(
+  host: string,
+  opts: { allowPrivate: boolean; resolver?: Resolver },
+): Promise<string> {
+  const literal = net.isIP(host) === 6 ? `[${host}]` : host;
+  if (!/^[^\s/?#@\\[\]]+$/.test(host) && net.isIP(host) !== 6) {
+    throw new NotPublicAddressError(`host ${JSON.stringify(host)} is not a hostname or IP address`);
+  }
+  const { addresses } = await resolvePublicUrl(`http://${literal}/`, opts);
+  return addresses[0].address;
+}

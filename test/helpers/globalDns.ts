@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { startDnsServer, type DnsServer } from './dnsServer';
 
 /**
@@ -11,6 +12,8 @@ const holder = globalThis as typeof globalThis & { svcTestDns?: DnsServer };
 export async function setup(): Promise<void> {
   holder.svcTestDns = await startDnsServer();
   process.env.SVC_DNS_SERVERS = holder.svcTestDns.address;
+  // data sources' secrets (platform/secrets.ts): `npm test` exports a key; jest run alone gets one here
+  process.env.SVC_SECRETS_KEY ||= randomBytes(32).toString('base64');
 }
 
 export async function teardown(): Promise<void> {
