@@ -42,7 +42,7 @@ import { knowledgeSearchRoutes } from './routes/knowledge/search';
 import { searchRoutes } from './routes/search';
 import { createStorage, type Storage } from '../platform/storage/storage';
 import { dataSourceRoutes } from './routes/dataSources/dataSources';
-import { dataSourceBrowseRoutes } from './routes/dataSources/browse';
+import { dataSourceBrowseRoutes, dataSourceUploadRoutes } from './routes/dataSources/browse';
 import { sourceDeps } from './routes/dataSources/deps';
 
 export interface AppDeps {
@@ -96,6 +96,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...searchRoutes(),
     ...dataSourceRoutes({ sources }),
     ...dataSourceBrowseRoutes({ sources }),
+    ...dataSourceUploadRoutes({ config: deps.config, storage }),
   );
   return routes;
 }
