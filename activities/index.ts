@@ -7,6 +7,8 @@ import type { ToolRegistry } from '../domain/tools/registry';
 import type { Temporal } from '../platform/temporal';
 import { announceRun, recordRunDeliveries, type AnnouncedRun } from '../domain/webhooks/dispatch';
 import { createWebhookActivities } from './webhooks';
+import { createSavedTableActivities } from './savedTables';
+import { createSecretBox } from '../platform/secrets';
 
 export interface ActivityDeps {
   config: Config;
@@ -26,6 +28,14 @@ export function createActivities(deps: ActivityDeps) {
       tools: deps.tools,
       onStatus: async (run) => {
         await announceRun(deps.orm.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run);
+      },
+    }),
+    ...createSavedTableActivities({
+      orm: deps.orm,
+      sources: {
+        box: createSecretBox(deps.config.secretsKey),
+        allowPrivate: deps.config.allowPrivateEgress,
+        resolver: createResolver(deps.config.dnsServers),
       },
     }),
     /** The fan-out workflow's first activity: a delivery row per matching subscription. */

@@ -44,6 +44,7 @@ import { createStorage, type Storage } from '../platform/storage/storage';
 import { dataSourceRoutes } from './routes/dataSources/dataSources';
 import { dataSourceBrowseRoutes, dataSourceUploadRoutes } from './routes/dataSources/browse';
 import { sourceDeps } from './routes/dataSources/deps';
+import { savedTableRoutes } from './routes/savedTables/savedTables';
 
 export interface AppDeps {
   config: Config;
@@ -97,6 +98,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...dataSourceRoutes({ sources }),
     ...dataSourceBrowseRoutes({ sources }),
     ...dataSourceUploadRoutes({ config: deps.config, storage }),
+    ...savedTableRoutes({ temporal: deps.temporal, config: deps.config.temporal }),
   );
   return routes;
 }

@@ -87,3 +87,8 @@ export interface WebhookActivities {
   /** Marks a delivery whose attempts are used up as failed. */
   failDelivery(deliveryId: string): Promise<void>;
 }
+
+export interface SavedTableActivities {
+  /** Reads the saved table's source and replaces its rows; a source failure is recorded, not thrown. */
+  refreshSavedTable(savedTableId: string): Promise<void>;
+}

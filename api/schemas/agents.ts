@@ -17,6 +17,9 @@ const oneOf = (names: string[], max: number) => (names.length ? z.enum(names as 
 /** The project an agent belongs to; `null` takes it out of its project (docs/api/projects.md). */
 const projectId = uuid.nullable().optional();
 
+/** Saved tables of the workspace the agent may read with `saved_table_rows` (docs/api/data-sources.md). */
+const savedTableIds = z.array(uuid).max(50).optional();
+
 /**
  * The create and update bodies of agents for `catalog`. Update is strict: it must change something, and
  * with unknown keys dropped silently `{ "nme": "x" }` would be an accepted no-op, so they are refused.
@@ -40,10 +43,11 @@ export function agentBodies(catalog: AgentCatalog) {
       name: trimmedText(200),
       presetId: oneOf(catalog.presets, 100).optional(),
       projectId,
+      savedTableIds,
       ...definition,
     }),
     updateAgentBody: z
-      .object({ name: trimmedText(200).optional(), projectId, ...definition })
+      .object({ name: trimmedText(200).optional(), projectId, savedTableIds, ...definition })
       .strict()
       .refine((b) => Object.keys(b).length > 0, 'Nothing to update')
       .meta({ minProperties: 1 }),
@@ -63,6 +67,7 @@ export const agentOut = z.object({
   name: z.string(),
   presetId: z.string(),
   projectId: z.uuid().nullable(),
+  savedTableIds: z.array(z.uuid()),
   version: z.number().int(),
   /** Only for callers with `runner:run` or `agents:write` (docs/api/agents.md). */
   instructions: z.string().nullable().optional(),
@@ -97,5 +102,7 @@ export const definitionOut = z.object({
   tools: z.array(z.string()),
   settings: settingsOut,
   instructions: z.string().nullable().optional(),
-  savedReads: z.array(z.unknown()).optional(),
+  savedReads: z
+    .array(z.object({ savedTableId: z.uuid(), name: z.string(), read: z.record(z.string(), z.unknown()) }))
+    .optional(),
 });

@@ -4,7 +4,7 @@ import { DataSource } from './DataSource';
 import { Workspace } from './Workspace';
 import { keysetIndex } from './keysetIndex';
 
-export type SavedTableStatus = 'pending' | 'refreshing' | 'ok' | 'error';
+export type SavedTableStatus = 'pending' | 'ok' | 'error';
 
 /**
  * A saved table (docs/api/data-sources.md): a structured read of a data source, materialised into

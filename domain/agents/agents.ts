@@ -6,6 +6,7 @@ import type { Identity } from '../identity/identity';
 import type { ModelRegistry } from '../models/registry';
 import { findPage } from '../pagination';
 import { projectFromBody } from '../projects/find';
+import { savedReads, savedTablesFromBody } from '../savedTables/links';
 import type { ToolRegistry } from '../tools/registry';
 import { mayReadInstructions, mayRun } from './access';
 import { currentVersion, findAgent } from './find';
@@ -58,7 +59,7 @@ export async function createAgent(
   em: EntityManager,
   deps: AgentDeps,
   identity: Identity,
-  input: DefinitionInput & { name: string; presetId?: string; projectId?: string | null },
+  input: DefinitionInput & { name: string; presetId?: string; projectId?: string | null; savedTableIds?: string[] },
 ): Promise<AgentView> {
   const presetId = input.presetId ?? DEFAULT_PRESET;
   const preset = findPreset(presetId);
@@ -73,6 +74,7 @@ export async function createAgent(
   const project = await projectFromBody(em, identity.workspaceId, input.projectId);
   const agent = new Agent(em.getReference(Workspace, identity.workspaceId), input.name, presetId, 1);
   agent.project = project ?? null;
+  agent.savedTableIds = await savedTablesFromBody(em, identity.workspaceId, input.savedTableIds ?? []);
   em.persist([agent, new AgentVersion(agent, 1, def.instructions, def.modelId, def.tools, def.settings)]);
   await em.flush();
   return presentAgent(agent, def, true);
@@ -114,9 +116,12 @@ export async function updateAgent(
   deps: AgentDeps,
   identity: Identity,
   id: string,
-  input: DefinitionInput & { name?: string; projectId?: string | null },
+  input: DefinitionInput & { name?: string; projectId?: string | null; savedTableIds?: string[] },
 ): Promise<AgentView> {
   const agent = await findAgent(em, identity.workspaceId, id);
+  if (input.savedTableIds !== undefined) {
+    agent.savedTableIds = await savedTablesFromBody(em, identity.workspaceId, input.savedTableIds);
+  }
   const project = await projectFromBody(em, identity.workspaceId, input.projectId);
   if (project !== undefined) agent.project = project;
   const was = await currentVersion(em, agent);
@@ -165,5 +170,7 @@ export async function listAgentVersions(
 /** The agent's current definition, for a runner. Throws `not_found`. */
 export async function getAgentDefinition(em: EntityManager, identity: Identity, id: string): Promise<DefinitionView> {
   const agent = await findAgent(em, identity.workspaceId, id);
-  return presentDefinition(agent, await currentVersion(em, agent), mayRun(identity));
+  const body = presentDefinition(agent, await currentVersion(em, agent), mayRun(identity));
+  if (body.savedReads) body.savedReads = await savedReads(em, identity.workspaceId, agent.savedTableIds);
+  return body;
 }

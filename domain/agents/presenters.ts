@@ -10,6 +10,8 @@ export interface AgentView {
   presetId: string;
   /** The project the agent belongs to, or null (docs/api/projects.md). */
   projectId: string | null;
+  /** Saved tables the agent may read (docs/api/data-sources.md). */
+  savedTableIds: string[];
   version: number;
   instructions?: string | null;
   modelId: string;
@@ -37,7 +39,14 @@ export interface DefinitionView {
   tools: string[];
   settings: AgentSettings;
   instructions?: string | null;
-  savedReads?: unknown[];
+  savedReads?: SavedRead[];
+}
+
+/** A linked saved table's read, for a runner that reads the source itself. */
+export interface SavedRead {
+  savedTableId: string;
+  name: string;
+  read: Record<string, unknown>;
 }
 
 export function presentAgent(agent: Agent, v: Definition, withInstructions: boolean): AgentView {
@@ -46,6 +55,7 @@ export function presentAgent(agent: Agent, v: Definition, withInstructions: bool
     name: agent.name,
     presetId: agent.presetId,
     projectId: agent.project?.id ?? null,
+    savedTableIds: agent.savedTableIds,
     version: agent.currentVersion,
     ...(withInstructions ? { instructions: v.instructions } : {}),
     modelId: v.modelId,

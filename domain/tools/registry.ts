@@ -3,6 +3,7 @@ import { safeRequest } from '../../platform/net/safeHttp';
 import type { Orm } from '../../db/orm';
 import { KNOWLEDGE_SEARCH, KNOWLEDGE_SEARCH_SPEC, runKnowledgeSearch } from './knowledgeSearch';
 import type { Resolver } from '../../platform/net/publicAddress';
+import { runSavedTableRows, SAVED_TABLE_ROWS, SAVED_TABLE_ROWS_SPEC } from './savedTableRows';
 
 /** The built-in tool catalogue (`GET /v1/tools`, docs/api/agents.md). */
 export { ASK_USER };
@@ -28,6 +29,7 @@ export const TOOL_SPECS: ToolSpec[] = [
     },
   },
   KNOWLEDGE_SEARCH_SPEC,
+  SAVED_TABLE_ROWS_SPEC,
 ];
 
 export interface ToolRegistry {
@@ -60,6 +62,10 @@ export function createToolRegistry(opts: {
       if (call.name === KNOWLEDGE_SEARCH) {
         if (!opts.orm || !context) throw new Error('knowledge_search is not available here');
         return runKnowledgeSearch(opts.orm, context.runId, call.args);
+      }
+      if (call.name === SAVED_TABLE_ROWS) {
+        if (!opts.orm || !context) throw new Error('saved_table_rows is not available here');
+        return runSavedTableRows(opts.orm, context.runId, call.args);
       }
       if (call.name !== 'http_request') throw new Error(`unknown tool ${call.name}`);
       const args = call.args as { url?: unknown; method?: unknown; headers?: unknown; body?: unknown };

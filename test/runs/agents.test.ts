@@ -174,7 +174,12 @@ describe('agents and catalogues', () => {
       ]),
     );
     const { tools } = await (await h.request('/v1/tools', { headers: writer })).json();
-    expect(tools.map((t: { name: string }) => t.name)).toEqual(['ask_user', 'http_request', 'knowledge_search']);
+    expect(tools.map((t: { name: string }) => t.name)).toEqual([
+      'ask_user',
+      'http_request',
+      'knowledge_search',
+      'saved_table_rows',
+    ]);
     const { presets } = await (await h.request('/v1/presets', { headers: writer })).json();
     expect(presets.map((p: { id: string }) => p.id)).toContain('general-assistant');
   });
