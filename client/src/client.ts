@@ -13,6 +13,8 @@ import { Runs } from './resources/runs.js';
 import { Search } from './resources/search.js';
 import { UsageResource } from './resources/usage.js';
 import { Webhooks } from './resources/webhooks.js';
+import { DataSources } from './resources/data-sources.js';
+import { SavedTables } from './resources/saved-tables.js';
 
 /** Options of the {@link Svc} constructor. */
 export interface SvcOptions {
@@ -64,6 +66,10 @@ export class Svc {
   readonly knowledge: Knowledge;
   /** Workspace search. */
   readonly search: Search;
+  /** Data sources: databases and uploaded sheets, read without SQL. */
+  readonly dataSources: DataSources;
+  /** Saved tables: reads of data sources kept as tables. */
+  readonly savedTables: SavedTables;
   /** Resolved service address (no trailing slash). */
   readonly baseUrl: string;
 
@@ -104,6 +110,8 @@ export class Svc {
     this.apiKeys = new ApiKeys(this.http);
     this.knowledge = new Knowledge(this.http);
     this.search = new Search(this.http);
+    this.dataSources = new DataSources(this.http);
+    this.savedTables = new SavedTables(this.http);
   }
 
   /**

@@ -35,6 +35,18 @@ import type {
   WebhookDeliveryBody,
 } from './types.js';
 import type { KnowledgeDocument, KnowledgeSearchResult, KnowledgeSource, SearchResult } from './knowledge-types.js';
+import type {
+  DataSource,
+  DataSourceConfig,
+  DataSourceTestResult,
+  ReadResult,
+  SavedTable,
+  SavedTableRows,
+  SourceColumn,
+  SourceObject,
+  SourceObjectDetail,
+  UploadedSheets,
+} from './data-source-types.js';
 
 /** `required` or `optional`, as `T` declares key `K`. */
 type Presence<T, K extends keyof T> = {} extends Pick<T, K> ? 'optional' : 'required';
@@ -94,6 +106,7 @@ export const AGENT_FIELDS = {
   version: R,
   presetId: R,
   projectId: N,
+  savedTableIds: R,
   instructions: 'optional|null',
   modelId: R,
   tools: R,
@@ -246,3 +259,45 @@ export const KNOWLEDGE_SEARCH_RESULT_FIELDS = {
   score: R,
 } as const satisfies Fields<KnowledgeSearchResult>;
 export const SEARCH_RESULT_FIELDS = { type: R, id: R, title: R, snippet: R } as const satisfies Fields<SearchResult>;
+
+export const DATA_SOURCE_FIELDS = {
+  id: R,
+  name: R,
+  type: R,
+  status: R,
+  config: R,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<DataSource>;
+export const DATA_SOURCE_CONFIG_FIELDS = {
+  host: 'optional',
+  port: 'optional',
+  database: 'optional',
+  user: 'optional',
+  ssl: 'optional',
+} as const satisfies Fields<DataSourceConfig>;
+export const DATA_SOURCE_TEST_FIELDS = {
+  ok: R,
+  latencyMs: R,
+  error: 'optional',
+} as const satisfies Fields<DataSourceTestResult>;
+export const SOURCE_OBJECT_FIELDS = { name: R, kind: R } as const satisfies Fields<SourceObject>;
+export const SOURCE_OBJECT_DETAIL_FIELDS = { name: R, columns: R } as const satisfies Fields<SourceObjectDetail>;
+export const SOURCE_COLUMN_FIELDS = { name: R, type: R, nullable: R } as const satisfies Fields<SourceColumn>;
+export const READ_RESULT_FIELDS = { columns: R, rows: R, truncated: R } as const satisfies Fields<ReadResult>;
+export const UPLOADED_SHEETS_FIELDS = { objects: R } as const satisfies Fields<UploadedSheets>;
+export const SAVED_TABLE_FIELDS = {
+  id: R,
+  name: R,
+  dataSourceId: R,
+  read: R,
+  refresh: R,
+  rowCount: R,
+  columns: R,
+  refreshedAt: N,
+  status: R,
+  error: N,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<SavedTable>;
+export const SAVED_TABLE_ROWS_FIELDS = { rows: R, nextCursor: N } as const satisfies Fields<SavedTableRows>;

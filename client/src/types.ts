@@ -166,6 +166,8 @@ export interface Agent {
   presetId: string;
   /** The project the agent belongs to, or `null`. */
   projectId: string | null;
+  /** Saved tables the agent may read with the `saved_table_rows` tool. */
+  savedTableIds: string[];
   /** Present only for a key with `runner:run` or `agents:write` (a key that may only read agents never sees them). */
   instructions?: string | null;
   modelId: string;
@@ -192,6 +194,8 @@ export interface AgentCreateParams {
   presetId?: string;
   /** The project to put the agent in; `null` (on update) takes it out of its project. */
   projectId?: string | null;
+  /** Saved tables of the workspace the agent may read. */
+  savedTableIds?: string[];
   instructions?: string;
   modelId?: string;
   tools?: string[];

@@ -284,6 +284,50 @@ describe('Idempotency-Key on every POST', () => {
     }
   });
 
+  it('data sources and saved tables: one effect, the same answer twice', async () => {
+    const sources = bearer(await createKey(h, owner, ['data_sources:read', 'data_sources:manage']));
+    const send = (route: string, path: string, key: string, json?: unknown) =>
+      post(route, path, key, json, sources).then(async (r) => ({ status: r.status, body: await r.text() }));
+    const again = async (route: string, path: string, json?: unknown) => {
+      const key = randomUUID();
+      const first = await send(route, path, key, json);
+      expect(await send(route, path, key, json)).toEqual(first);
+      return { status: first.status, body: first.body ? JSON.parse(first.body) : null };
+    };
+    const source = await again('POST /v1/data-sources', '/v1/data-sources', { name: 'Sheets', type: 'file' });
+    expect(source.status).toBe(201);
+    const all = async (path: string, plural: string) =>
+      (await (await h.request(path, { headers: sources })).json())[plural] as unknown[];
+    expect(await all('/v1/data-sources', 'dataSources')).toHaveLength(1);
+
+    const key = randomUUID();
+    covered.add('POST /v1/data-sources/:id/files');
+    const upload = () =>
+      h
+        .request(`/v1/data-sources/${source.body.id}/files`, {
+          method: 'POST',
+          headers: { ...sources, 'Idempotency-Key': key, 'content-type': 'text/csv', 'x-filename': 'p.csv' },
+          body: 'name\nAda\n',
+        })
+        .then(async (r) => ({ status: r.status, body: await r.text() }));
+    const [u1, u2] = [await upload(), await upload()];
+    expect(u1.status).toBe(201);
+    expect(u2).toEqual(u1);
+
+    const base = `/v1/data-sources/${source.body.id}`;
+    expect((await again('POST /v1/data-sources/:id/test', `${base}/test`)).status).toBe(200);
+    expect((await again('POST /v1/data-sources/:id/read', `${base}/read`, { object: 'p' })).status).toBe(200);
+    const table = await again('POST /v1/saved-tables', '/v1/saved-tables', {
+      name: 'T',
+      dataSourceId: source.body.id,
+      read: { object: 'p' },
+    });
+    expect(table.status).toBe(201);
+    expect(await all('/v1/saved-tables', 'savedTables')).toHaveLength(1);
+    const refresh = await again('POST /v1/saved-tables/:id/refresh', `/v1/saved-tables/${table.body.id}/refresh`);
+    expect(refresh.status).toBe(202);
+  });
+
   it('session routes: sign-up and sign-in (no workspace yet) ignore the key; sign-out ends what it needs', async () => {
     const key = randomUUID();
     const email = `idem-${randomUUID()}@example.com`;

@@ -57,6 +57,44 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('agents.getVersion', (s) => s.agents.getVersion(ID, 2), S.AGENT_VERSION_FIELDS),
   call('agents.restoreVersion', (s) => s.agents.restoreVersion(ID, 2), S.AGENT_FIELDS),
 
+  call('dataSources.create', (s) => s.dataSources.create({ name: 'f', type: 'file' }), S.DATA_SOURCE_FIELDS),
+  call(
+    'dataSources.list',
+    (s) => s.dataSources.list({ limit: 5 }).toArray(),
+    S.DATA_SOURCE_FIELDS,
+    paged('dataSources'),
+  ),
+  call('dataSources.get', (s) => s.dataSources.get(ID), S.DATA_SOURCE_FIELDS),
+  call('dataSources.update', (s) => s.dataSources.update(ID, { name: 'g' }), S.DATA_SOURCE_FIELDS),
+  call('dataSources.delete', (s) => s.dataSources.delete(ID), null),
+  call('dataSources.test', (s) => s.dataSources.test(ID), S.DATA_SOURCE_TEST_FIELDS),
+  call(
+    'dataSources.upload',
+    (s) => s.dataSources.upload(ID, 'a,b\n1,2\n', { filename: 'x.csv', mime: 'text/csv' }),
+    S.UPLOADED_SHEETS_FIELDS,
+  ),
+  call('dataSources.objects', (s) => s.dataSources.objects(ID), S.SOURCE_OBJECT_FIELDS, {
+    keys: ['objects'],
+    items: 'objects',
+  }),
+  call('dataSources.object', (s) => s.dataSources.object(ID, 'customers'), S.SOURCE_OBJECT_DETAIL_FIELDS),
+  call('dataSources.read', (s) => s.dataSources.read(ID, { object: 'customers', limit: 5 }), S.READ_RESULT_FIELDS),
+  call(
+    'savedTables.create',
+    (s) => s.savedTables.create({ name: 't', dataSourceId: ID, read: { object: 'customers' } }),
+    S.SAVED_TABLE_FIELDS,
+  ),
+  call(
+    'savedTables.list',
+    (s) => s.savedTables.list({ limit: 5 }).toArray(),
+    S.SAVED_TABLE_FIELDS,
+    paged('savedTables'),
+  ),
+  call('savedTables.get', (s) => s.savedTables.get(ID), S.SAVED_TABLE_FIELDS),
+  call('savedTables.rows', (s) => s.savedTables.rows(ID, { limit: 5 }), S.SAVED_TABLE_ROWS_FIELDS),
+  call('savedTables.refresh', (s) => s.savedTables.refresh(ID), S.SAVED_TABLE_FIELDS),
+  call('savedTables.delete', (s) => s.savedTables.delete(ID), null),
+
   call('projects.create', (s) => s.projects.create({ name: 'p', description: 'd' }), S.PROJECT_FIELDS),
   call('projects.list', (s) => s.projects.list({ limit: 5 }).toArray(), S.PROJECT_FIELDS, paged('projects')),
   call('projects.get', (s) => s.projects.get(ID), S.PROJECT_FIELDS),
@@ -177,6 +215,8 @@ export const NESTED: Array<[string, string[], Readonly<Record<string, Field>>]> 
   ['GET /v1/usage/balance', ['entitlements'], S.ENTITLEMENTS_FIELDS],
   ['PATCH /v1/pricing-rules/{id}', ['match'], S.PRICING_MATCH_FIELDS],
   ['GET /v1/knowledge/{id}', ['source'], S.KNOWLEDGE_SOURCE_FIELDS],
+  ['GET /v1/data-sources/{id}', ['config'], S.DATA_SOURCE_CONFIG_FIELDS],
+  ['GET /v1/data-sources/{id}/objects/{name}', ['columns', '[]'], S.SOURCE_COLUMN_FIELDS],
   ['GET /v1/webhooks/{id}/deliveries', ['deliveries', '[]', 'attempts', '[]'], S.WEBHOOK_ATTEMPT_FIELDS],
 ];
 

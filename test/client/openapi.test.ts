@@ -113,11 +113,13 @@ describe('client vs. the served OpenAPI document', () => {
     expect(resources.map(([k]) => k).sort()).toEqual([
       'agents',
       'apiKeys',
+      'dataSources',
       'files',
       'knowledge',
       'priceLists',
       'projects',
       'runs',
+      'savedTables',
       'search',
       'usage',
       'webhooks',
