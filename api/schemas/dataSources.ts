@@ -61,7 +61,8 @@ export const objectOut = z.object({
 });
 
 const identifier = text(1, 255);
-const scalar = z.union([z.string().max(10_000), z.number(), z.boolean()]);
+// bounded so that the largest valid read stays well under the JSON body limit (SVC_MAX_JSON_BYTES)
+const scalar = z.union([z.string().max(500), z.number(), z.boolean()]);
 
 /** A structured read (docs/api/data-sources.md): identifiers are checked against the live schema, values are parameters. */
 export const readBody = z.strictObject({
@@ -72,10 +73,10 @@ export const readBody = z.strictObject({
       z.strictObject({
         column: identifier,
         op: z.enum(OPERATORS),
-        value: z.union([scalar, z.array(scalar).max(1000)]).optional(),
+        value: z.union([scalar, z.array(scalar).min(1).max(100)]).optional(),
       }),
     )
-    .max(50)
+    .max(10)
     .optional(),
   orderBy: z
     .array(z.strictObject({ column: identifier, desc: z.boolean().optional() }))

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { positionCursor } from '../../domain/pagination';
+import { cron } from './cron';
 import { readBody } from './dataSources';
 import { trimmedText } from './text';
-
-// five cron fields (minute hour day-of-month month day-of-week), as Temporal Schedules take them
-const CRON = /^[0-9A-Za-z*/,?-]+( [0-9A-Za-z*/,?-]+){4}$/;
 
 export const createSavedTableBody = z.strictObject({
   name: trimmedText(200),
@@ -12,12 +10,7 @@ export const createSavedTableBody = z.strictObject({
   read: readBody,
   refresh: z
     .strictObject({
-      cron: z
-        .string()
-        .max(100)
-        .regex(CRON, 'Expected a cron expression of five fields, such as "0 * * * *"')
-        .nullable()
-        .optional(),
+      cron: cron.nullable().optional(),
     })
     .optional(),
 });

@@ -59,7 +59,12 @@ export async function withSource<T>(
 ): Promise<T> {
   if (source.type === 'file') return fn(openSheets(em, source.id));
   const config = source.config as DatabaseConfig;
-  const password = source.secret ? deps.box.open(source.secret) : '';
+  let password = '';
+  try {
+    if (source.secret) password = deps.box.open(source.secret);
+  } catch {
+    throw new SourceFailure('the stored password cannot be decrypted: SVC_SECRETS_KEY changed since it was saved');
+  }
   const secrets = [password];
   let driver: Driver;
   try {

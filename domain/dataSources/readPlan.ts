@@ -11,6 +11,8 @@ export interface ReadRequest {
 }
 
 export const DEFAULT_READ_LIMIT = 100;
+/** Values one `in` filter may list. */
+export const MAX_IN_VALUES = 100;
 
 // Numeric column types of PostgreSQL, MySQL/MariaDB and parsed sheets
 const NUMERIC_TYPE = /^(small|big|tiny|medium)?int|^integer|^numeric|^decimal|^real|^double|^float|^number$|^dec\b/i;
@@ -50,8 +52,8 @@ export function planRead(req: ReadRequest, columns: SourceColumn[]): ReadPlan {
       if (value !== undefined && typeof value !== 'boolean')
         issues.push({ path, message: 'is_null takes true, false or nothing' });
     } else if (w.op === 'in') {
-      if (!Array.isArray(value) || value.length === 0 || value.length > MAX_READ_ROWS || !value.every(isScalar)) {
-        issues.push({ path, message: `in takes a list of 1 to ${MAX_READ_ROWS} strings, numbers or booleans` });
+      if (!Array.isArray(value) || value.length === 0 || value.length > MAX_IN_VALUES || !value.every(isScalar)) {
+        issues.push({ path, message: `in takes a list of 1 to ${MAX_IN_VALUES} strings, numbers or booleans` });
       }
     } else if (!isScalar(value)) {
       issues.push({ path, message: `${w.op} takes one string, number or boolean` });

@@ -24,7 +24,8 @@ export async function findSavedTable(em: EntityManager, workspaceId: string, id:
 /** Temporal refused or did not answer: the change is undone by the caller and this is the answer. */
 function temporalError(err: unknown): Error {
   const message = (err as Error).message ?? '';
-  if (/cron|invalid|parse/i.test(message)) {
+  // gRPC INVALID_ARGUMENT: Temporal refused the schedule's spec
+  if ((err as { code?: unknown }).code === 3 || /cron|invalid|parse/i.test(message)) {
     return errors.validation([{ path: 'refresh.cron', message: `Not a valid cron expression: ${message}` }]);
   }
   return errors.unavailable('Temporal');
