@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
+import { addMember, bearer, createKey, setPlan, signUp, type Account } from '../helpers/factories';
 import { startApi, type Harness } from '../helpers/harness';
 import { error, ok } from '../helpers/responses';
 import { INJECTION_PAYLOADS } from '../helpers/sampleSources';
@@ -27,10 +27,11 @@ describe('file data sources', () => {
   let manager: Headers;
   let other: Headers;
   let sourceId: string;
+  let owner: Account;
 
   beforeAll(async () => {
     h = await startApi();
-    const owner = await signUp(h);
+    owner = await signUp(h);
     await setPlan(h, owner.workspaceId, 'scale');
     manager = bearer(await createKey(h, owner, ['data_sources:read', 'data_sources:manage']));
     const stranger = await signUp(h);
@@ -154,5 +155,32 @@ describe('file data sources', () => {
         'validation_error',
       );
     }
+  });
+
+  it('lets session members read and admins manage, by the role table', async () => {
+    const member = await signUp(h);
+    const admin = await signUp(h);
+    await addMember(h, member.userId, owner.workspaceId, 'member');
+    await addMember(h, admin.userId, owner.workspaceId, 'admin');
+    const session = (a: Account) => ({ cookie: a.cookie, 'X-Workspace-Id': owner.workspaceId });
+    expect((await h.request('/v1/data-sources', { headers: session(member) })).status).toBe(200);
+    expect((await h.request('/v1/saved-tables', { headers: session(member) })).status).toBe(200);
+    await error(
+      h.request('/v1/data-sources', { method: 'POST', headers: session(member), json: { name: 'm', type: 'file' } }),
+      403,
+      'forbidden',
+    );
+    await error(
+      h.request(`/v1/data-sources/${sourceId}`, { method: 'DELETE', headers: session(member) }),
+      403,
+      'forbidden',
+    );
+    const made = await ok(
+      h.request('/v1/data-sources', { method: 'POST', headers: session(admin), json: { name: 'a', type: 'file' } }),
+      201,
+    );
+    expect((await h.request(`/v1/data-sources/${made.id}`, { method: 'DELETE', headers: session(admin) })).status).toBe(
+      204,
+    );
   });
 });
