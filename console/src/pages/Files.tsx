@@ -77,7 +77,12 @@ export function FilesPage() {
           ) : (
             <ul className="list">
               {d.folders.map((f) => (
-                <FolderRow key={f.id} folder={f} open={() => setFolderId(f.id)} />
+                <FolderRow
+                  key={f.id}
+                  folder={f}
+                  folders={allFolders.data?.folders ?? []}
+                  open={() => setFolderId(f.id)}
+                />
               ))}
             </ul>
           )
@@ -197,16 +202,28 @@ function NewFolder({ parentId }: { parentId: string | null }) {
   );
 }
 
-function FolderRow({ folder, open }: { folder: Folder; open: () => void }) {
+/** A folder may move anywhere but into itself or below itself (the service refuses cycles too). */
+function moveTargets(folder: Folder, folders: Folder[]): Folder[] {
+  const byId = new Map(folders.map((f) => [f.id, f]));
+  const inside = (f: Folder): boolean => {
+    for (let p: Folder | undefined = f; p; p = p.parentId ? byId.get(p.parentId) : undefined)
+      if (p.id === folder.id) return true;
+    return false;
+  };
+  return folders.filter((f) => !inside(f));
+}
+
+function FolderRow({ folder, folders, open }: { folder: Folder; folders: Folder[]; open: () => void }) {
   const { can } = useSession();
   const client = useQueryClient();
-  const [renaming, setRenaming] = useState(false);
+  const [mode, setMode] = useState<'view' | 'rename' | 'move'>('view');
   const [name, setName] = useState(folder.name);
+  const [target, setTarget] = useState(folder.parentId ?? '');
   const refresh = () => client.invalidateQueries({ queryKey: ['folders'] });
-  const rename = useMutation({
-    mutationFn: () => api(`/v1/folders/${folder.id}`, { method: 'PATCH', json: { name: name.trim() } }),
+  const patch = useMutation({
+    mutationFn: (body: Record<string, unknown>) => api(`/v1/folders/${folder.id}`, { method: 'PATCH', json: body }),
     onSuccess: () => {
-      setRenaming(false);
+      setMode('view');
       void refresh();
     },
   });
@@ -219,34 +236,57 @@ function FolderRow({ folder, open }: { folder: Folder; open: () => void }) {
       <button type="button" className="link" onClick={open}>
         {folder.name}/
       </button>
-      {can('files:write') ? (
-        renaming ? (
-          <form
-            className="row"
-            onSubmit={(e) => {
-              e.preventDefault();
-              rename.mutate();
-            }}
-          >
-            <label htmlFor={`rf-${folder.id}`}>New name for folder {folder.name}</label>
-            <input id={`rf-${folder.id}`} value={name} onChange={(e) => setName(e.target.value)} />
-            <button type="submit">Save</button>
-            <button type="button" onClick={() => setRenaming(false)}>
-              Cancel
-            </button>
-          </form>
-        ) : (
-          <span className="actions inline">
-            <button type="button" onClick={() => setRenaming(true)}>
-              Rename
-            </button>
-            <button type="button" className="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>
-              Delete
-            </button>
-          </span>
-        )
-      ) : null}
-      <ErrorBox error={rename.error ?? remove.error} title="Could not change the folder" />
+      {!can('files:write') ? null : mode === 'rename' ? (
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            patch.mutate({ name: name.trim() });
+          }}
+        >
+          <label htmlFor={`rf-${folder.id}`}>New name for folder {folder.name}</label>
+          <input id={`rf-${folder.id}`} value={name} onChange={(e) => setName(e.target.value)} />
+          <button type="submit">Save</button>
+          <button type="button" onClick={() => setMode('view')}>
+            Cancel
+          </button>
+        </form>
+      ) : mode === 'move' ? (
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            patch.mutate({ parentId: target || null });
+          }}
+        >
+          <label htmlFor={`mf-${folder.id}`}>Move folder {folder.name} to</label>
+          <select id={`mf-${folder.id}`} value={target} onChange={(e) => setTarget(e.target.value)}>
+            <option value="">Root (no folder)</option>
+            {moveTargets(folder, folders).map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.name}
+              </option>
+            ))}
+          </select>
+          <button type="submit">Move here</button>
+          <button type="button" onClick={() => setMode('view')}>
+            Cancel
+          </button>
+        </form>
+      ) : (
+        <span className="actions inline">
+          <button type="button" onClick={() => setMode('rename')}>
+            Rename
+          </button>
+          <button type="button" onClick={() => setMode('move')}>
+            Move
+          </button>
+          <button type="button" className="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>
+            Delete
+          </button>
+        </span>
+      )}
+      <ErrorBox error={patch.error ?? remove.error} title="Could not change the folder" />
     </li>
   );
 }
