@@ -41,6 +41,7 @@ import { knowledgeDocumentRoutes } from './routes/knowledge/documents';
 import { knowledgeSearchRoutes } from './routes/knowledge/search';
 import { searchRoutes } from './routes/search';
 import { evalRoutes } from './routes/evals/evals';
+import { proposalRoutes } from './routes/proposals/proposals';
 import { createStorage, type Storage } from '../platform/storage/storage';
 
 export interface AppDeps {
@@ -76,6 +77,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...agentRoutes({ models, tools }),
     ...agentVersionRoutes({ models, tools }),
     ...evalRoutes({ temporal: deps.temporal, config: deps.config }),
+    ...proposalRoutes({ models, tools }),
     ...runRoutes({ config: deps.config, temporal: deps.temporal, models }),
     ...runActionRoutes({ temporal: deps.temporal, config: deps.config }),
     ...runEventRoutes({ hub: deps.hub, config: deps.config }),
