@@ -17,7 +17,8 @@ const watch = proxyActivities<EvalActivities>({
   heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
-// Scoring may ask a model (the judge): the model-call policy of runs, then it scores 0.
+// Scoring may ask a model (the judge), which makes its own attempts and scores 0 when they fail; the
+// activity itself retries (database writes) without limit, with heartbeats while the model answers.
 const judge = proxyActivities<EvalActivities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '15 seconds',

@@ -71,13 +71,19 @@ export async function scoreCase(
   await recount(em, evalRunId, null);
 }
 
-/** Ends the eval run: its score is the mean over all its cases (a case that never ran counts 0). */
+/**
+ * Ends the eval run: its score is the mean over all its cases (a case that never ran counts 0). It
+ * `failed` when not one case got a run (the agent's model is gone, no credits at all), else `succeeded`.
+ */
 export async function finishEvalRun(
   deps: EvalExecutionDeps,
   evalRunId: string,
   status: 'succeeded' | 'failed',
 ): Promise<void> {
-  await recount(deps.orm.em.fork(), evalRunId, status);
+  const em = deps.orm.em.fork();
+  const ran = await em.count(EvalResult, { evalRunId, runId: { $ne: null } });
+  const run = await em.findOne(EvalRun, evalRunId);
+  await recount(em, evalRunId, ran === 0 && (run?.total ?? 0) > 0 ? 'failed' : status);
 }
 
 /** Recounts `passed` and `score` from the result rows; with `status`, also ends the eval run. */

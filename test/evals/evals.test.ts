@@ -70,8 +70,14 @@ describe('evals', () => {
       const e = await error(post(body), 400, 'validation_error');
       expect(e.details.issues.map((i: { path: string }) => i.path)).toContain(path);
     }
-    const e = await error(post({ name: 'big', cases: Array.from({ length: 101 }, () => oneCase) }), 400, 'validation_error');
-    expect(e.details.issues).toEqual([expect.objectContaining({ path: 'cases', message: expect.stringContaining('100') })]);
+    const e = await error(
+      post({ name: 'big', cases: Array.from({ length: 101 }, () => oneCase) }),
+      400,
+      'validation_error',
+    );
+    expect(e.details.issues).toEqual([
+      expect.objectContaining({ path: 'cases', message: expect.stringContaining('100') }),
+    ]);
     await ok(post({ name: 'full', cases: Array.from({ length: 100 }, () => oneCase) }), 201);
     const files = await error(
       post({ name: 'f', cases: [{ ...oneCase, input: { fileIds: [randomUUID()] } }] }),
@@ -86,11 +92,18 @@ describe('evals', () => {
   });
 
   it('answers 404 for unknown ids and for every id of another workspace', async () => {
-    const { id } = await ok(call('POST', `/v1/agents/${agentId}/evals`, writer, { name: 'mine', cases: [oneCase] }), 201);
+    const { id } = await ok(
+      call('POST', `/v1/agents/${agentId}/evals`, writer, { name: 'mine', cases: [oneCase] }),
+      201,
+    );
     const run = await ok(call('POST', `/v1/evals/${id}/runs`, writer, {}), 202);
     const other = await signUp(h);
     const stranger = bearer(await createKey(h, other, ['agents:read', 'agents:write']));
-    await error(call('POST', `/v1/agents/${agentId}/evals`, stranger, { name: 'x', cases: [oneCase] }), 404, 'not_found');
+    await error(
+      call('POST', `/v1/agents/${agentId}/evals`, stranger, { name: 'x', cases: [oneCase] }),
+      404,
+      'not_found',
+    );
     await error(call('GET', `/v1/agents/${agentId}/evals`, stranger), 404, 'not_found');
     await error(call('GET', `/v1/evals/${id}`, stranger), 404, 'not_found');
     await error(call('DELETE', `/v1/evals/${id}`, stranger), 404, 'not_found');
@@ -103,15 +116,27 @@ describe('evals', () => {
   });
 
   it('needs agents:read to read and agents:write to change, for keys and session roles alike', async () => {
-    const { id } = await ok(call('POST', `/v1/agents/${agentId}/evals`, writer, { name: 'acl', cases: [oneCase] }), 201);
+    const { id } = await ok(
+      call('POST', `/v1/agents/${agentId}/evals`, writer, { name: 'acl', cases: [oneCase] }),
+      201,
+    );
     const run = await ok(call('POST', `/v1/evals/${id}/runs`, writer, {}), 202);
     const none = bearer(await createKey(h, owner, ['runs:read']));
     for (const headers of [reader, none]) {
-      await error(call('POST', `/v1/agents/${agentId}/evals`, headers, { name: 'x', cases: [oneCase] }), 403, 'forbidden');
+      await error(
+        call('POST', `/v1/agents/${agentId}/evals`, headers, { name: 'x', cases: [oneCase] }),
+        403,
+        'forbidden',
+      );
       await error(call('DELETE', `/v1/evals/${id}`, headers), 403, 'forbidden');
       await error(call('POST', `/v1/evals/${id}/runs`, headers, {}), 403, 'forbidden');
     }
-    for (const path of [`/v1/agents/${agentId}/evals`, `/v1/evals/${id}`, `/v1/evals/${id}/runs`, `/v1/eval-runs/${run.id}`]) {
+    for (const path of [
+      `/v1/agents/${agentId}/evals`,
+      `/v1/evals/${id}`,
+      `/v1/evals/${id}/runs`,
+      `/v1/eval-runs/${run.id}`,
+    ]) {
       await error(call('GET', path, none), 403, 'forbidden');
       await ok(call('GET', path, reader), 200);
     }
@@ -123,7 +148,11 @@ describe('evals', () => {
     const as = (a: Account) => ({ cookie: a.cookie, 'x-workspace-id': owner.workspaceId });
     await ok(call('GET', `/v1/evals/${id}`, as(member)), 200);
     await error(call('POST', `/v1/evals/${id}/runs`, as(member), {}), 403, 'forbidden');
-    await error(call('POST', `/v1/agents/${agentId}/evals`, as(member), { name: 'x', cases: [oneCase] }), 403, 'forbidden');
+    await error(
+      call('POST', `/v1/agents/${agentId}/evals`, as(member), { name: 'x', cases: [oneCase] }),
+      403,
+      'forbidden',
+    );
     await ok(call('POST', `/v1/agents/${agentId}/evals`, as(admin), { name: 'x', cases: [oneCase] }), 201);
   });
 });

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bearer, createKey, setPlan, signUp, type Account } from '../helpers/factories';
+import { runAdmin } from '../../scripts/admin';
 import type { Harness } from '../helpers/harness';
 import { ok } from '../helpers/responses';
 import { createAgent } from '../helpers/runs';
@@ -140,9 +141,42 @@ describe('eval runs', () => {
     expect(byId.get(answered.runId).status).toBe('succeeded');
     expect(byId.get(shortOfAnswers.runId).status).toBe('cancelled');
     const { steps } = await ok(call('GET', `/v1/runs/${answered.runId}/steps`), 200);
-    expect(steps.map((s: any) => s.type)).toEqual(
-      expect.arrayContaining(['input', 'input', 'approval', 'review']),
+    expect(steps.map((s: any) => s.type)).toEqual(expect.arrayContaining(['input', 'input', 'approval', 'review']));
+  });
+
+  it('scores a case the credit check refuses 0 without a run, and fails an eval run none of whose cases ran', async () => {
+    const poor = await signUp(h);
+    const poorAuth = bearer(await createKey(h, poor, ['agents:read', 'agents:write', 'runs:read']));
+    await runAdmin(h.orm, ['credits:set', poor.workspaceId, '0']);
+    const agent = await createAgent(h, poorAuth, { modelId: 'builtin/echo' });
+    const created = await ok(
+      h.request(`/v1/agents/${agent.id}/evals`, {
+        method: 'POST',
+        headers: poorAuth,
+        json: { name: 'broke', cases: [{ input: {}, expected: { echo: {} }, scorer: 'exact' }] },
+      }),
+      201,
     );
+    const started = await ok(
+      h.request(`/v1/evals/${created.id}/runs`, { method: 'POST', headers: poorAuth, json: {} }),
+      202,
+    );
+    let run: any;
+    for (let i = 0; i < 200; i++) {
+      run = await ok(h.request(`/v1/eval-runs/${started.id}`, { headers: poorAuth }), 200);
+      if (run.status === 'failed' || run.status === 'succeeded') break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(run).toMatchObject({ status: 'failed', passed: 0, score: 0 });
+    expect(run.results).toEqual([
+      {
+        caseIndex: 0,
+        runId: null,
+        passed: false,
+        score: 0,
+        detail: expect.stringContaining('billing.insufficient_credits'),
+      },
+    ]);
   });
 
   it('asks a real model to judge, and runs an older version when asked', async () => {
