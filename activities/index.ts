@@ -7,6 +7,7 @@ import type { ToolRegistry } from '../domain/tools/registry';
 import type { Temporal } from '../platform/temporal';
 import { announceRun, recordRunDeliveries, type AnnouncedRun } from '../domain/webhooks/dispatch';
 import { createWebhookActivities } from './webhooks';
+import { createEvalActivities } from './evals';
 
 export interface ActivityDeps {
   config: Config;
@@ -28,6 +29,7 @@ export function createActivities(deps: ActivityDeps) {
         await announceRun(deps.orm.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run);
       },
     }),
+    ...createEvalActivities(deps),
     /** The fan-out workflow's first activity: a delivery row per matching subscription. */
     async fanOutWebhooks(run: AnnouncedRun): Promise<string[]> {
       return recordRunDeliveries(deps.orm.em.fork(), run);

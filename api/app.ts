@@ -40,6 +40,8 @@ import { webhookRoutes } from './routes/webhooks';
 import { knowledgeDocumentRoutes } from './routes/knowledge/documents';
 import { knowledgeSearchRoutes } from './routes/knowledge/search';
 import { searchRoutes } from './routes/search';
+import { evalRoutes } from './routes/evals/evals';
+import { proposalRoutes } from './routes/proposals/proposals';
 import { createStorage, type Storage } from '../platform/storage/storage';
 
 export interface AppDeps {
@@ -74,6 +76,8 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...catalogRoutes({ models }),
     ...agentRoutes({ models, tools }),
     ...agentVersionRoutes({ models, tools }),
+    ...evalRoutes({ temporal: deps.temporal, config: deps.config }),
+    ...proposalRoutes({ models, tools }),
     ...runRoutes({ config: deps.config, temporal: deps.temporal, models }),
     ...runActionRoutes({ temporal: deps.temporal, config: deps.config }),
     ...runEventRoutes({ hub: deps.hub, config: deps.config }),

@@ -36,6 +36,11 @@ export function agentBodies(catalog: AgentCatalog) {
     settings: settingsIn.optional(),
   };
   return {
+    /** An improvement proposal's `changes` (docs/api/proposals.md): a definition change, at least one field. */
+    proposalChanges: z
+      .strictObject(definition)
+      .refine((b) => Object.keys(b).length > 0, 'Nothing to change')
+      .meta({ minProperties: 1 }),
     createAgentBody: z.object({
       name: trimmedText(200),
       presetId: oneOf(catalog.presets, 100).optional(),

@@ -9,6 +9,8 @@ import { Files } from './resources/files.js';
 import { PriceLists } from './resources/price-lists.js';
 import { Projects } from './resources/projects.js';
 import { Knowledge } from './resources/knowledge.js';
+import { Evals } from './resources/evals.js';
+import { Proposals } from './resources/proposals.js';
 import { Runs } from './resources/runs.js';
 import { Search } from './resources/search.js';
 import { UsageResource } from './resources/usage.js';
@@ -46,6 +48,10 @@ export const DEFAULT_BASE_URL = 'http://localhost:3000';
 export class Svc {
   /** Agent definitions. */
   readonly agents: Agents;
+  /** Evals of agents and their runs (each case a real, charged run). */
+  readonly evals: Evals;
+  /** Improvement proposals: suggested changes to agents, accepted as new versions. */
+  readonly proposals: Proposals;
   /** Projects that group agents, and their members. */
   readonly projects: Projects;
   /** Price lists, pricing rules and quotes: what the workspace charges its own customers. */
@@ -95,6 +101,8 @@ export class Svc {
     this.baseUrl = baseUrl;
     this.http = new HttpClient({ apiKey, baseUrl, fetch: fetchFn, maxRetries, timeoutMs });
     this.agents = new Agents(this.http);
+    this.evals = new Evals(this.http);
+    this.proposals = new Proposals(this.http);
     this.projects = new Projects(this.http);
     this.priceLists = new PriceLists(this.http);
     this.files = new Files(this.http);

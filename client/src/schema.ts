@@ -35,6 +35,7 @@ import type {
   WebhookDeliveryBody,
 } from './types.js';
 import type { KnowledgeDocument, KnowledgeSearchResult, KnowledgeSource, SearchResult } from './knowledge-types.js';
+import type { Eval, EvalCase, EvalResult, EvalRun, Proposal, ProposalChanges } from './eval-types.js';
 
 /** `required` or `optional`, as `T` declares key `K`. */
 type Presence<T, K extends keyof T> = {} extends Pick<T, K> ? 'optional' : 'required';
@@ -246,3 +247,46 @@ export const KNOWLEDGE_SEARCH_RESULT_FIELDS = {
   score: R,
 } as const satisfies Fields<KnowledgeSearchResult>;
 export const SEARCH_RESULT_FIELDS = { type: R, id: R, title: R, snippet: R } as const satisfies Fields<SearchResult>;
+
+export const EVAL_FIELDS = { id: R, agentId: R, name: R, cases: R, createdAt: R } as const satisfies Fields<Eval>;
+export const EVAL_CASE_FIELDS = {
+  input: R,
+  answers: 'optional',
+  expected: N,
+  scorer: R,
+} as const satisfies Fields<EvalCase>;
+export const EVAL_RUN_FIELDS = {
+  id: R,
+  evalId: R,
+  agentVersion: R,
+  status: R,
+  total: R,
+  passed: R,
+  score: N,
+  results: R,
+  createdAt: R,
+  completedAt: N,
+} as const satisfies Fields<EvalRun>;
+export const EVAL_RESULT_FIELDS = {
+  caseIndex: R,
+  runId: N,
+  passed: R,
+  score: R,
+  detail: N,
+} as const satisfies Fields<EvalResult>;
+export const PROPOSAL_FIELDS = {
+  id: R,
+  agentId: R,
+  baseVersion: R,
+  status: R,
+  changes: R,
+  rationale: R,
+  sourceFeedbackIds: R,
+  createdAt: R,
+} as const satisfies Fields<Proposal>;
+export const PROPOSAL_CHANGES_FIELDS = {
+  instructions: 'optional|null',
+  settings: 'optional',
+  modelId: 'optional',
+  tools: 'optional',
+} as const satisfies Fields<ProposalChanges>;

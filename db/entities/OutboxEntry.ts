@@ -10,7 +10,8 @@ export type OutboxCall =
   | { kind: 'signal_run'; runId: string; signal: 'approve'; payload: ApprovePayload }
   | { kind: 'signal_run'; runId: string; signal: 'review'; payload: ReviewPayload }
   | { kind: 'cancel_run'; runId: string }
-  | { kind: 'announce_run'; run: AnnouncedRun; taskQueue?: string };
+  | { kind: 'announce_run'; run: AnnouncedRun; taskQueue?: string }
+  | { kind: 'start_eval'; evalRunId: string; workspaceId: string; agentId: string; taskQueue: string };
 
 /**
  * One row of the transactional outbox (docs/architecture.md): written in the same transaction as the
@@ -31,7 +32,7 @@ export class OutboxEntry extends BaseEntity {
   constructor(public call: OutboxCall) {
     super();
     this.kind = call.kind;
-    this.runId = call.kind === 'announce_run' ? call.run.id : call.runId;
+    this.runId = call.kind === 'announce_run' ? call.run.id : call.kind === 'start_eval' ? null : call.runId;
   }
 }
 

@@ -1,6 +1,9 @@
 import { AgentSchema, AgentVersionSchema } from './Agent';
 import { ApiKeySchema } from './ApiKey';
+import { EvalSchema } from './Eval';
+import { EvalResultSchema, EvalRunSchema } from './EvalRun';
 import { FeedbackSchema } from './Feedback';
+import { ImprovementProposalSchema } from './ImprovementProposal';
 import { FileSchema } from './File';
 import { FolderSchema } from './Folder';
 import { KnowledgeDocumentSchema } from './KnowledgeDocument';
@@ -20,7 +23,10 @@ import { WorkspaceSchema } from './Workspace';
 
 export * from './Agent';
 export * from './ApiKey';
+export * from './Eval';
+export * from './EvalRun';
 export * from './Feedback';
+export * from './ImprovementProposal';
 export * from './File';
 export * from './Folder';
 export * from './KnowledgeDocument';
@@ -64,4 +70,8 @@ export const entities = [
   PriceListSchema,
   PricingRuleSchema,
   KnowledgeDocumentSchema,
+  EvalSchema,
+  EvalRunSchema,
+  EvalResultSchema,
+  ImprovementProposalSchema,
 ];

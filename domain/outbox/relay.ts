@@ -5,6 +5,7 @@ import type { Orm } from '../../db/orm';
 import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
 import { approveSignal, inputSignal, reviewSignal, runWorkflowId } from '../../workflows/messages';
+import { ensureEvalWorkflow } from '../evals/workflowStarter';
 import { ensureRunWorkflow } from '../runs/workflowStarter';
 import { announceRun } from '../webhooks/dispatch';
 
@@ -164,6 +165,13 @@ async function perform(deps: RelayDeps, em: EntityManager, call: OutboxCall): Pr
       // Temporal's own cancellation: the workflow turns it into `cancelled` and closes as Canceled.
       await whileOpen(async () => {
         await client.workflow.getHandle(runWorkflowId(call.runId)).cancel();
+      });
+      return;
+    case 'start_eval':
+      await ensureEvalWorkflow(client, call.taskQueue, {
+        id: call.evalRunId,
+        workspaceId: call.workspaceId,
+        agentId: call.agentId,
       });
       return;
     case 'announce_run':

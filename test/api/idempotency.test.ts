@@ -249,6 +249,26 @@ describe('Idempotency-Key on every POST', () => {
     expect(await list(`/v1/agents/${agent.id}/versions`, 'versions')).toHaveLength(2);
   });
 
+  it('evals, eval runs and proposals: one effect, the same answer twice', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
+    const evalBody = { name: 'e', cases: [{ input: {}, expected: null, scorer: 'exact' }] };
+    const created = await twice('POST /v1/agents/:id/evals', `/v1/agents/${agent.id}/evals`, evalBody);
+    expect(created.status).toBe(201);
+    expect(await list(`/v1/agents/${agent.id}/evals`, 'evals')).toHaveLength(1);
+    expect((await twice('POST /v1/evals/:id/runs', `/v1/evals/${created.body.id}/runs`, {})).status).toBe(202);
+    expect(await list(`/v1/evals/${created.body.id}/runs`, 'evalRuns')).toHaveLength(1);
+
+    const proposals = `/v1/agents/${agent.id}/proposals`;
+    const change = (instructions: string) => ({ changes: { instructions }, rationale: 'r' });
+    const a = await twice('POST /v1/agents/:id/proposals', proposals, change('A'));
+    expect(a.status).toBe(201);
+    expect(await list(proposals, 'proposals')).toHaveLength(1);
+    expect((await twice('POST /v1/proposals/:id/accept', `/v1/proposals/${a.body.id}/accept`)).status).toBe(201);
+    expect(await list(`/v1/agents/${agent.id}/versions`, 'versions')).toHaveLength(2);
+    const b = await (await h.request(proposals, { method: 'POST', headers: auth, json: change('B') })).json();
+    expect((await twice('POST /v1/proposals/:id/reject', `/v1/proposals/${b.id}/reject`)).status).toBe(200);
+  });
+
   it('redeliver acts once per key', async () => {
     const rx = await startReceiver((_n, _req, res) => {
       res.statusCode = 503;

@@ -57,6 +57,25 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('agents.getVersion', (s) => s.agents.getVersion(ID, 2), S.AGENT_VERSION_FIELDS),
   call('agents.restoreVersion', (s) => s.agents.restoreVersion(ID, 2), S.AGENT_FIELDS),
 
+  call('evals.create', (s) => s.evals.create(ID, { name: 'e', cases: [] }), S.EVAL_FIELDS),
+  call('evals.list', (s) => s.evals.list(ID, { limit: 5 }).toArray(), S.EVAL_FIELDS, paged('evals')),
+  call('evals.get', (s) => s.evals.get(ID), S.EVAL_FIELDS),
+  call('evals.delete', (s) => s.evals.delete(ID), null),
+  call('evals.run', (s) => s.evals.run(ID, { version: 2 }), S.EVAL_RUN_FIELDS),
+  call('evals.runs', (s) => s.evals.runs(ID, { limit: 5 }).toArray(), S.EVAL_RUN_FIELDS, paged('evalRuns')),
+  call('evals.getRun', (s) => s.evals.getRun(ID), S.EVAL_RUN_FIELDS),
+
+  call('proposals.create', (s) => s.proposals.create(ID, { fromFeedback: true }), S.PROPOSAL_FIELDS),
+  call(
+    'proposals.list',
+    (s) => s.proposals.list(ID, { status: 'open', limit: 5 }).toArray(),
+    S.PROPOSAL_FIELDS,
+    paged('proposals'),
+  ),
+  call('proposals.get', (s) => s.proposals.get(ID), S.PROPOSAL_FIELDS),
+  call('proposals.accept', (s) => s.proposals.accept(ID), S.AGENT_FIELDS),
+  call('proposals.reject', (s) => s.proposals.reject(ID), S.PROPOSAL_FIELDS),
+
   call('projects.create', (s) => s.projects.create({ name: 'p', description: 'd' }), S.PROJECT_FIELDS),
   call('projects.list', (s) => s.projects.list({ limit: 5 }).toArray(), S.PROJECT_FIELDS, paged('projects')),
   call('projects.get', (s) => s.projects.get(ID), S.PROJECT_FIELDS),
@@ -177,6 +196,9 @@ export const NESTED: Array<[string, string[], Readonly<Record<string, Field>>]> 
   ['GET /v1/usage/balance', ['entitlements'], S.ENTITLEMENTS_FIELDS],
   ['PATCH /v1/pricing-rules/{id}', ['match'], S.PRICING_MATCH_FIELDS],
   ['GET /v1/knowledge/{id}', ['source'], S.KNOWLEDGE_SOURCE_FIELDS],
+  ['GET /v1/evals/{id}', ['cases', '[]'], S.EVAL_CASE_FIELDS],
+  ['GET /v1/eval-runs/{id}', ['results', '[]'], S.EVAL_RESULT_FIELDS],
+  ['GET /v1/proposals/{id}', ['changes'], S.PROPOSAL_CHANGES_FIELDS],
   ['GET /v1/webhooks/{id}/deliveries', ['deliveries', '[]', 'attempts', '[]'], S.WEBHOOK_ATTEMPT_FIELDS],
 ];
 

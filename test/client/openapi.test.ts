@@ -113,10 +113,12 @@ describe('client vs. the served OpenAPI document', () => {
     expect(resources.map(([k]) => k).sort()).toEqual([
       'agents',
       'apiKeys',
+      'evals',
       'files',
       'knowledge',
       'priceLists',
       'projects',
+      'proposals',
       'runs',
       'search',
       'usage',
