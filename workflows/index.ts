@@ -1,3 +1,4 @@
 // The worker bundles this file: it exports workflow functions only (STYLE).
 export { runWorkflow } from './runWorkflow';
 export { webhookDeliveryWorkflow, webhookFanoutWorkflow } from './webhookDelivery';
+export { runOutputsWorkflow, saveOutputWorkflow } from './outputDelivery';

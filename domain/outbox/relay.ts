@@ -7,6 +7,7 @@ import type { Temporal } from '../../platform/temporal';
 import { approveSignal, inputSignal, reviewSignal, runWorkflowId } from '../../workflows/messages';
 import { ensureRunWorkflow } from '../runs/workflowStarter';
 import { announceRun } from '../webhooks/dispatch';
+import { saveRunOutputs } from '../outputs/runOutputs';
 
 /**
  * The transactional outbox (docs/architecture.md). A change that owes Temporal a call (start a run's
@@ -166,9 +167,13 @@ async function perform(deps: RelayDeps, em: EntityManager, call: OutboxCall): Pr
         await client.workflow.getHandle(runWorkflowId(call.runId)).cancel();
       });
       return;
-    case 'announce_run':
-      await announceRun(em.fork(), client, call.taskQueue ?? deps.config.temporal.taskQueue, call.run);
+    case 'announce_run': {
+      const taskQueue = call.taskQueue ?? deps.config.temporal.taskQueue;
+      await announceRun(em.fork(), client, taskQueue, call.run);
+      // Local runs that succeeded save their output like any other (docs/api/output-connections.md).
+      await saveRunOutputs(em.fork(), client, taskQueue, call.run);
       return;
+    }
   }
 }
 
