@@ -34,6 +34,7 @@ import type {
   WebhookDeliveryAttempt,
   WebhookDeliveryBody,
 } from './types.js';
+import type { OutputConnection, OutputDelivery, OutputDeliveryAttempt, RunShare } from './output-types.js';
 import type { KnowledgeDocument, KnowledgeSearchResult, KnowledgeSource, SearchResult } from './knowledge-types.js';
 
 /** `required` or `optional`, as `T` declares key `K`. */
@@ -114,6 +115,7 @@ export const AGENT_SETTINGS_FIELDS = {
   approvalTools: 'optional',
   review: R,
   maxSteps: R,
+  saveOutput: 'optional',
 } as const satisfies Fields<AgentSettings>;
 
 export const PROJECT_FIELDS = {
@@ -246,3 +248,27 @@ export const KNOWLEDGE_SEARCH_RESULT_FIELDS = {
   score: R,
 } as const satisfies Fields<KnowledgeSearchResult>;
 export const SEARCH_RESULT_FIELDS = { type: R, id: R, title: R, snippet: R } as const satisfies Fields<SearchResult>;
+
+export const OUTPUT_CONNECTION_FIELDS = {
+  id: R,
+  name: R,
+  type: R,
+  url: N,
+  savedTableId: N,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<OutputConnection>;
+export const OUTPUT_DELIVERY_FIELDS = {
+  id: R,
+  runId: N,
+  flowRunId: N,
+  status: R,
+  attempts: R,
+  createdAt: R,
+} as const satisfies Fields<OutputDelivery>;
+export const OUTPUT_ATTEMPT_FIELDS = {
+  at: R,
+  statusCode: N,
+  error: N,
+} as const satisfies Fields<OutputDeliveryAttempt>;
+export const RUN_SHARE_FIELDS = { url: R, token: R } as const satisfies Fields<RunShare>;

@@ -115,6 +115,7 @@ describe('client vs. the served OpenAPI document', () => {
       'apiKeys',
       'files',
       'knowledge',
+      'outputConnections',
       'priceLists',
       'projects',
       'runs',
