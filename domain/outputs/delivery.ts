@@ -101,6 +101,8 @@ export async function attemptOutputDelivery(
   opts: DeliveryOptions,
 ): Promise<OutputAttemptOutcome> {
   const delivery = await em.findOneOrFail(OutputDelivery, deliveryId);
+  // Recorded again by a retried step (same source key) after it went through: it is not sent twice.
+  if (delivery.status === 'succeeded') return { outcome: 'delivered' };
   const conn = await em.findOne(OutputConnection, delivery.connectionId);
   // A connection deleted mid-retry stops receiving at once.
   if (!conn || conn.deletedAt || conn.type !== 'http' || !conn.url || !conn.secret) {
