@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startApi, type Harness } from '../helpers/harness';
-import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
+import { addMember, bearer, createKey, setPlan, signUp } from '../helpers/factories';
 
 // Save-output connections (docs/api/output-connections.md), with the public-address guard ON.
 describe('output connections', () => {
@@ -96,6 +96,19 @@ describe('output connections', () => {
       json: { name: 'a', settings: { saveOutput: [conn.id] } },
     });
     expect(agent.status).toBe(404);
+  });
+
+  it('session callers: a member may not manage connections (403), an admin may', async () => {
+    const owner = await signUp(h);
+    const member = await signUp(h);
+    const admin = await signUp(h);
+    await addMember(h, member.userId, owner.workspaceId, 'member');
+    await addMember(h, admin.userId, owner.workspaceId, 'admin');
+    const as = (a: { cookie: string }) => ({ cookie: a.cookie, 'x-workspace-id': owner.workspaceId });
+    const body = { name: 's', type: 'http', url: 'https://8.8.8.8/o', secret };
+    expect((await create(body, as(member))).status).toBe(403);
+    expect((await h.request('/v1/output-connections', { headers: as(member) })).status).toBe(403);
+    expect((await create(body, as(admin))).status).toBe(201);
   });
 
   it('agents list connections in settings.saveOutput: unknown or deleted ones are 404 naming them', async () => {
