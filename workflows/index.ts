@@ -2,3 +2,4 @@
 export { runWorkflow } from './runWorkflow';
 export { webhookDeliveryWorkflow, webhookFanoutWorkflow } from './webhookDelivery';
 export { evalWorkflow } from './evalWorkflow';
+export { runOutputsWorkflow, saveOutputWorkflow } from './outputDelivery';

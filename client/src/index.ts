@@ -29,6 +29,7 @@ export type { Agents } from './resources/agents.js';
 export type { ApiKeys } from './resources/api-keys.js';
 export type { Files } from './resources/files.js';
 export type { PriceLists } from './resources/price-lists.js';
+export type { OutputConnections } from './resources/output-connections.js';
 export type { Projects } from './resources/projects.js';
 export type { Knowledge } from './resources/knowledge.js';
 export type { Evals } from './resources/evals.js';
@@ -41,3 +42,4 @@ export { RUN_STATUSES, TERMINAL_STATUSES, PAUSED_STATUSES, isRunStatus, isTermin
 export type * from './types.js';
 export type * from './knowledge-types.js';
 export type * from './eval-types.js';
+export type * from './output-types.js';

@@ -34,6 +34,7 @@ import type {
   WebhookDeliveryAttempt,
   WebhookDeliveryBody,
 } from './types.js';
+import type { OutputConnection, OutputDelivery, OutputDeliveryAttempt, RunShare } from './output-types.js';
 import type { KnowledgeDocument, KnowledgeSearchResult, KnowledgeSource, SearchResult } from './knowledge-types.js';
 import type { Eval, EvalCase, EvalResult, EvalRun, Proposal, ProposalChanges } from './eval-types.js';
 
@@ -115,6 +116,7 @@ export const AGENT_SETTINGS_FIELDS = {
   approvalTools: 'optional',
   review: R,
   maxSteps: R,
+  saveOutput: 'optional',
 } as const satisfies Fields<AgentSettings>;
 
 export const PROJECT_FIELDS = {
@@ -290,3 +292,26 @@ export const PROPOSAL_CHANGES_FIELDS = {
   modelId: 'optional',
   tools: 'optional',
 } as const satisfies Fields<ProposalChanges>;
+export const OUTPUT_CONNECTION_FIELDS = {
+  id: R,
+  name: R,
+  type: R,
+  url: N,
+  savedTableId: N,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<OutputConnection>;
+export const OUTPUT_DELIVERY_FIELDS = {
+  id: R,
+  runId: N,
+  flowRunId: N,
+  status: R,
+  attempts: R,
+  createdAt: R,
+} as const satisfies Fields<OutputDelivery>;
+export const OUTPUT_ATTEMPT_FIELDS = {
+  at: R,
+  statusCode: N,
+  error: N,
+} as const satisfies Fields<OutputDeliveryAttempt>;
+export const RUN_SHARE_FIELDS = { url: R, token: R } as const satisfies Fields<RunShare>;

@@ -8,6 +8,7 @@ import { approveSignal, inputSignal, reviewSignal, runWorkflowId } from '../../w
 import { ensureEvalWorkflow } from '../evals/workflowStarter';
 import { ensureRunWorkflow } from '../runs/workflowStarter';
 import { announceRun } from '../webhooks/dispatch';
+import { saveRunOutputs } from '../outputs/runOutputs';
 
 /**
  * The transactional outbox (docs/architecture.md). A change that owes Temporal a call (start a run's
@@ -174,9 +175,13 @@ async function perform(deps: RelayDeps, em: EntityManager, call: OutboxCall): Pr
         agentId: call.agentId,
       });
       return;
-    case 'announce_run':
-      await announceRun(em.fork(), client, call.taskQueue ?? deps.config.temporal.taskQueue, call.run);
+    case 'announce_run': {
+      const taskQueue = call.taskQueue ?? deps.config.temporal.taskQueue;
+      await announceRun(em.fork(), client, taskQueue, call.run);
+      // Local runs that succeeded save their output like any other (docs/api/output-connections.md).
+      await saveRunOutputs(em.fork(), client, taskQueue, call.run);
       return;
+    }
   }
 }
 

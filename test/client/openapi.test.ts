@@ -116,6 +116,7 @@ describe('client vs. the served OpenAPI document', () => {
       'evals',
       'files',
       'knowledge',
+      'outputConnections',
       'priceLists',
       'projects',
       'proposals',
