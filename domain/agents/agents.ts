@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Agent, AgentVersion, type AgentSettings } from '../../db/entities/Agent';
 import { Workspace } from '../../db/entities/Workspace';
-import { ApiError, errors, type ValidationIssue } from '../errors';
+import { errors, type ValidationIssue } from '../errors';
 import type { Identity } from '../identity/identity';
 import type { ModelRegistry } from '../models/registry';
 import { findPage } from '../pagination';
@@ -48,18 +48,15 @@ export function checkDefinition(deps: AgentDeps, d: Definition): void {
 }
 
 /**
- * The save-output connections a definition lists must be live connections of the workspace.
- * @throws 404 `not_found` naming every unknown one (docs/api/output-connections.md)
+ * The save-output connections a definition lists must be live connections of the workspace. Ids in a
+ * body that name nothing are 400 at their path, like a `projectId` (docs/api/output-connections.md).
  */
 async function checkSaveOutput(em: EntityManager, workspaceId: string, ids: string[] | undefined): Promise<void> {
   const unknown = await unknownConnections(em, workspaceId, ids ?? []);
   if (unknown.length === 0) return;
-  throw new ApiError('not_found', `Output connection not found: ${unknown.join(', ')}`, {
-    issues: unknown.map((id) => ({
-      path: `settings.saveOutput.${ids!.indexOf(id)}`,
-      message: `Unknown output connection ${id}`,
-    })),
-  });
+  throw errors.validation(
+    unknown.map((id) => ({ path: `settings.saveOutput.${ids!.indexOf(id)}`, message: `Unknown output connection ${id}` })),
+  );
 }
 
 const sameDefinition = (a: Definition, b: Definition): boolean =>

@@ -111,7 +111,7 @@ describe('output connections', () => {
     expect((await create(body, as(admin))).status).toBe(201);
   });
 
-  it('agents list connections in settings.saveOutput: unknown or deleted ones are 404 naming them', async () => {
+  it('agents list connections in settings.saveOutput: unknown or deleted ones are 400 at their path', async () => {
     const conn = await (await create({ name: 'ok', type: 'http', url: 'https://8.8.8.8/o', secret })).json();
     const created = await h.request('/v1/agents', {
       method: 'POST',
@@ -128,11 +128,9 @@ describe('output connections', () => {
       headers: agentsAuth,
       json: { settings: { saveOutput: [conn.id, unknown] } },
     });
-    expect(bad.status).toBe(404);
+    expect(bad.status).toBe(400);
     const err = (await bad.json()).error;
-    expect(err.code).toBe('not_found');
-    expect(err.message).toContain(unknown);
-    expect(err.message).not.toContain(conn.id);
+    expect(err.code).toBe('validation_error');
     expect(err.details.issues).toEqual([
       { path: 'settings.saveOutput.1', message: `Unknown output connection ${unknown}` },
     ]);
@@ -143,7 +141,7 @@ describe('output connections', () => {
       headers: agentsAuth,
       json: { name: 'late', settings: { saveOutput: [conn.id] } },
     });
-    expect(deleted.status).toBe(404);
+    expect(deleted.status).toBe(400);
     const malformed = await h.request('/v1/agents', {
       method: 'POST',
       headers: agentsAuth,
