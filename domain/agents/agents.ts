@@ -55,7 +55,10 @@ async function checkSaveOutput(em: EntityManager, workspaceId: string, ids: stri
   const unknown = await unknownConnections(em, workspaceId, ids ?? []);
   if (unknown.length === 0) return;
   throw errors.validation(
-    unknown.map((id) => ({ path: `settings.saveOutput.${ids!.indexOf(id)}`, message: `Unknown output connection ${id}` })),
+    unknown.map((id) => ({
+      path: `settings.saveOutput.${ids!.indexOf(id)}`,
+      message: `Unknown output connection ${id}`,
+    })),
   );
 }
 
