@@ -17,10 +17,7 @@ const evalCase = z.strictObject({
 /** `POST /v1/agents/{id}/evals`: at most MAX_EVAL_CASES cases (docs/api/evals.md). */
 export const createEvalBody = z.strictObject({
   name: trimmedText(200),
-  cases: z
-    .array(evalCase)
-    .min(1)
-    .max(MAX_EVAL_CASES, `At most ${MAX_EVAL_CASES} cases per eval`),
+  cases: z.array(evalCase).min(1).max(MAX_EVAL_CASES, `At most ${MAX_EVAL_CASES} cases per eval`),
 });
 
 /** `POST /v1/evals/{id}/runs`: the agent version to run (the current one when absent). */

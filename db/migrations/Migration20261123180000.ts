@@ -16,7 +16,9 @@ export class Migration20261123180000 extends Migration {
       "name" varchar(255) not null,
       "cases" jsonb not null,
       constraint "evals_pkey" primary key ("id"));`);
-    this.addSql(`create index "evals_agent_id_created_at_index" on "evals" ("agent_id", "created_at" desc, "id" desc);`);
+    this.addSql(
+      `create index "evals_agent_id_created_at_index" on "evals" ("agent_id", "created_at" desc, "id" desc);`,
+    );
     this.addSql(`create table "eval_runs" (
       "id" uuid not null,
       "created_at" timestamptz(3) not null,

@@ -86,7 +86,13 @@ async function skip(em: EntityManager, evalRunId: string, caseIndex: number, det
  */
 async function starterIdentity(em: EntityManager, evalRun: EvalRun): Promise<Identity> {
   if (evalRun.apiKeyId) {
-    return { actor: 'api_key', workspaceId: evalRun.workspaceId, keyId: evalRun.apiKeyId, scopes: [], plan: 'free_trial' };
+    return {
+      actor: 'api_key',
+      workspaceId: evalRun.workspaceId,
+      keyId: evalRun.apiKeyId,
+      scopes: [],
+      plan: 'free_trial',
+    };
   }
   const user = evalRun.userId ? await em.findOne(User, evalRun.userId) : null;
   return {

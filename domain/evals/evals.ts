@@ -37,7 +37,13 @@ async function checkCaseFiles(em: EntityManager, workspaceId: string, cases: Eva
     return ids.map((id, j) => ({ id: String(id), path: `cases.${i}.input.fileIds.${j}` }));
   });
   if (named.length === 0) return;
-  const found = new Set(await findWorkspaceFiles(em, workspaceId, named.map((n) => n.id)));
+  const found = new Set(
+    await findWorkspaceFiles(
+      em,
+      workspaceId,
+      named.map((n) => n.id),
+    ),
+  );
   const issues: ValidationIssue[] = named
     .filter((n) => !found.has(n.id))
     .map((n) => ({ path: n.path, message: 'No such file in this workspace' }));

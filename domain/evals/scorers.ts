@@ -55,7 +55,12 @@ export function jsonSubset(expected: unknown, actual: unknown): boolean {
  * key order aside), `contains` the expected text inside the output's text (strings as they are,
  * anything else as JSON), `json_subset` as {@link jsonSubset}, `judge` by `judge`.
  */
-export async function scoreOutput(scorer: Scorer, output: unknown, expected: unknown, judge: Judge): Promise<CaseScore> {
+export async function scoreOutput(
+  scorer: Scorer,
+  output: unknown,
+  expected: unknown,
+  judge: Judge,
+): Promise<CaseScore> {
   switch (scorer) {
     case 'exact':
       return canonical(output) === canonical(expected)

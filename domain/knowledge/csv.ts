@@ -21,7 +21,8 @@ export function parseCsv(text: string): string[][] {
     if (!(err instanceof CsvError)) throw err;
     const at = (err as CsvError & { lines?: number }).lines;
     const where = at ? ` (line ${at})` : '';
-    if (err.code === 'CSV_QUOTE_NOT_CLOSED') throw new ExtractError(`The CSV has a quoted cell that never closes${where}`);
+    if (err.code === 'CSV_QUOTE_NOT_CLOSED')
+      throw new ExtractError(`The CSV has a quoted cell that never closes${where}`);
     if (err.code === 'CSV_INVALID_CLOSING_QUOTE')
       throw new ExtractError(`The CSV has text after a closing quote${where}`);
     throw new ExtractError(`The CSV is malformed${where}: ${err.message}`);

@@ -120,7 +120,14 @@ export async function acceptProposal(
     checkDefinition(deps, next);
     agent.currentVersion += 1;
     agent.updatedAt = new Date();
-    const version = new AgentVersion(agent, agent.currentVersion, next.instructions, next.modelId, next.tools, next.settings);
+    const version = new AgentVersion(
+      agent,
+      agent.currentVersion,
+      next.instructions,
+      next.modelId,
+      next.tools,
+      next.settings,
+    );
     proposal.status = 'accepted';
     proposal.acceptedVersion = agent.currentVersion;
     proposal.updatedAt = new Date();

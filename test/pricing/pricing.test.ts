@@ -203,9 +203,17 @@ describe('price lists, rules and quotes', () => {
 
   it('rounds amounts to what is stored: micro-USD, and the markup to 4 decimal places', async () => {
     const list = await newList();
-    const rule = await newRule(list.id, { perRunUsd: 0.1234567, inputPerMTokUsd: 0.0000004, markupPercent: 1.23456, priority: 1 });
+    const rule = await newRule(list.id, {
+      perRunUsd: 0.1234567,
+      inputPerMTokUsd: 0.0000004,
+      markupPercent: 1.23456,
+      priority: 1,
+    });
     expect(rule).toMatchObject({ perRunUsd: 0.123457, inputPerMTokUsd: 0, markupPercent: 1.2346 });
-    const patched = await ok(call('PATCH', `/v1/pricing-rules/${rule.id}`, writer, { outputPerMTokUsd: 2.0000005 }), 200);
+    const patched = await ok(
+      call('PATCH', `/v1/pricing-rules/${rule.id}`, writer, { outputPerMTokUsd: 2.0000005 }),
+      200,
+    );
     expect(patched.outputPerMTokUsd).toBe(2.000001);
   });
 
