@@ -95,7 +95,7 @@ describe('output connections', () => {
       headers: otherAuth,
       json: { name: 'a', settings: { saveOutput: [conn.id] } },
     });
-    expect(agent.status).toBe(404);
+    expect(agent.status).toBe(400);
   });
 
   it('session callers: a member may not manage connections (403), an admin may', async () => {
