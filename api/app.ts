@@ -23,6 +23,7 @@ import { createToolRegistry } from '../domain/tools/registry';
 import { createResolver } from '../platform/net/dnsServers';
 import { RunEventHub } from '../domain/runs/eventHub';
 import { agentRoutes } from './routes/agents';
+import { appRoutes } from './routes/apps/apps';
 import { agentVersionRoutes } from './routes/agents/versions';
 import { catalogRoutes } from './routes/catalog';
 import { fileRoutes } from './routes/files';
@@ -90,6 +91,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...knowledgeSearchRoutes(),
     ...knowledgeDocumentRoutes({ config: deps.config, storage }),
     ...searchRoutes(),
+    ...appRoutes(),
   );
   return routes;
 }

@@ -1,4 +1,6 @@
 import { AgentSchema, AgentVersionSchema } from './Agent';
+import { AppDomainSchema, AppSchema } from './App';
+import { AppRunTokenSchema } from './AppRunToken';
 import { ApiKeySchema } from './ApiKey';
 import { FeedbackSchema } from './Feedback';
 import { FileSchema } from './File';
@@ -19,6 +21,8 @@ import { WebhookDeliverySchema, WebhookEventRecordSchema, WebhookSubscriptionSch
 import { WorkspaceSchema } from './Workspace';
 
 export * from './Agent';
+export * from './App';
+export * from './AppRunToken';
 export * from './ApiKey';
 export * from './Feedback';
 export * from './File';
@@ -64,4 +68,7 @@ export const entities = [
   PriceListSchema,
   PricingRuleSchema,
   KnowledgeDocumentSchema,
+  AppSchema,
+  AppDomainSchema,
+  AppRunTokenSchema,
 ];
