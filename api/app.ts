@@ -24,6 +24,7 @@ import { createResolver } from '../platform/net/dnsServers';
 import { RunEventHub } from '../domain/runs/eventHub';
 import { agentRoutes } from './routes/agents';
 import { appRoutes } from './routes/apps/apps';
+import { publicFace } from './routes/apps/publicFace';
 import { agentVersionRoutes } from './routes/agents/versions';
 import { catalogRoutes } from './routes/catalog';
 import { fileRoutes } from './routes/files';
@@ -107,8 +108,10 @@ export function createApp(deps: AppDeps): {
   const hops = deps.config.trustProxyHops;
   const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
   const hub = new RunEventHub(deps.config.databaseUrl, deps.logger);
-  const routes = declareRoutes({ ...deps, hub });
-  const router = buildRouter(routes, { config: deps.config, rateLimits: new RateLimitStore() });
+  const models = deps.models ?? createModelRegistry(deps.config.openai);
+  const routes = declareRoutes({ ...deps, models, hub });
+  const rateLimits = new RateLimitStore();
+  const router = buildRouter(routes, { config: deps.config, rateLimits });
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
@@ -122,6 +125,8 @@ export function createApp(deps: AppDeps): {
   );
   // The console's static files (docs/console.md): before the router, and only under /console/.
   app.use(consoleStatic(deps.config));
+  // Published apps' public pages (docs/api/apps.md): no credential, outside the /v1 router.
+  app.use(publicFace({ config: deps.config, temporal: deps.temporal, models, rateLimits }));
   app.use(notFound(router));
   app.use(router.routes());
   // Koa's own error event would print stacks for errors we already rendered; our middleware logs them.

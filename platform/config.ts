@@ -108,7 +108,7 @@ export interface Config {
   signUpRatePerMin: number;
   /** Requests a console user (all of their sessions together) may make per minute. */
   sessionRatePerMin: number;
-  /** Runs one client IP (IPv6: its /64) may start through published apps per minute (docs/api/apps.md). */
+  /** Runs one client IP (IPv6: its /64) may start through one published app per minute (docs/api/apps.md). */
   appRatePerMin: number;
   trialCreditsUsd: number;
   unverifiedRunLimit: number;
