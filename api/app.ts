@@ -20,10 +20,11 @@ import type { RouteDef } from './routes/route';
 import type { Temporal } from '../platform/temporal';
 import { createModelRegistry, type ModelRegistry } from '../domain/models/registry';
 import { createToolRegistry } from '../domain/tools/registry';
-import { createResolver } from '../platform/net/dnsServers';
+import { createResolver, createTxtResolver } from '../platform/net/dnsServers';
 import { RunEventHub } from '../domain/runs/eventHub';
 import { agentRoutes } from './routes/agents';
 import { appRoutes } from './routes/apps/apps';
+import { appDomainRoutes } from './routes/apps/domains';
 import { publicFace } from './routes/apps/publicFace';
 import { agentVersionRoutes } from './routes/agents/versions';
 import { catalogRoutes } from './routes/catalog';
@@ -93,6 +94,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...knowledgeDocumentRoutes({ config: deps.config, storage }),
     ...searchRoutes(),
     ...appRoutes(),
+    ...appDomainRoutes({ resolveTxt: createTxtResolver(deps.config.dnsServers) }),
   );
   return routes;
 }

@@ -79,6 +79,8 @@ export const domainOut = z.object({
   createdAt: z.iso.datetime(),
 });
 
+export const domainCheckOut = domainOut.extend({ check: z.object({ ok: z.boolean(), message: z.string() }) });
+
 export const appOut = z.object({
   id: z.uuid(),
   name: z.string(),
