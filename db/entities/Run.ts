@@ -66,11 +66,6 @@ export const RunSchema = new EntitySchema<Run, BaseEntity>({
       name: 'runs_api_key_id_held_index',
       expression: 'create index "runs_api_key_id_held_index" on "runs" ("api_key_id") where "held_micros" > 0',
     },
-    // A published app's usage report (domain/apps/usage.ts) counts the runs made through it.
-    {
-      name: 'runs_app_id_completed_index',
-      expression: `create index "runs_app_id_completed_index" on "runs" (("metadata" ->> 'appId'), "completed_at") where ("metadata" ->> 'appId') is not null`,
-    },
     // The sweep of runs left queued.
     {
       name: 'runs_queued_created_index',

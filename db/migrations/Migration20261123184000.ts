@@ -2,8 +2,8 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Published apps and their custom domains (docs/api/apps.md). Slugs and hostnames are unique across every
- * workspace: `/apps/<slug>` and a `Host` header each name one app. Runs made through an app carry
- * `metadata.appId`; an index on it keeps the per-app usage report off a scan of every run.
+ * workspace: `/apps/<slug>` and a `Host` header each name one app. A run started through an app's public
+ * page has a token row, which ties it to the app for its status page and the app's usage report.
  */
 export class Migration20261123184000 extends Migration {
   override async up(): Promise<void> {
@@ -50,13 +50,9 @@ export class Migration20261123184000 extends Migration {
       constraint "app_run_tokens_pkey" primary key ("id"));`);
     this.addSql(`alter table "app_run_tokens" add constraint "app_run_tokens_run_id_unique" unique ("run_id");`);
     this.addSql(`create index "app_run_tokens_app_id_index" on "app_run_tokens" ("app_id");`);
-    this.addSql(
-      `create index "runs_app_id_completed_index" on "runs" (("metadata" ->> 'appId'), "completed_at") where ("metadata" ->> 'appId') is not null;`,
-    );
   }
 
   override async down(): Promise<void> {
-    this.addSql(`drop index if exists "runs_app_id_completed_index";`);
     this.addSql(`drop table if exists "app_run_tokens" cascade;`);
     this.addSql(`drop table if exists "app_domains" cascade;`);
     this.addSql(`drop table if exists "apps" cascade;`);

@@ -29,7 +29,7 @@ interface GroupRow {
 }
 
 /**
- * The runs made through an app that finished between two UTC days (both included): their count, tokens,
+ * The runs started through an app's public page that finished between two UTC days (both included): their count, tokens,
  * what the service charged the workspace (`costUsd`) and, when the app has a price list, what that list
  * bills for them (`billedUsd`, each group of one agent and model priced by its matching rule, the app's id
  * part of the match; docs/api/pricing.md). Throws `not_found`, or `validation_error` when `from` > `to`.
@@ -46,8 +46,9 @@ export async function appUsage(
     `select r.agent_id::text as agent_id, coalesce(v.model_id, '') as model_id, count(*) as runs,
             coalesce(sum(r.input_tokens), 0) as input_tokens, coalesce(sum(r.output_tokens), 0) as output_tokens,
             coalesce(sum(r.cost_micros), 0) as cost_micros
-       from runs r left join agent_versions v on v.agent_id = r.agent_id and v.version = r.agent_version
-      where r.metadata ->> 'appId' = ? and r.workspace_id = ?
+       from app_run_tokens t join runs r on r.id = t.run_id
+       left join agent_versions v on v.agent_id = r.agent_id and v.version = r.agent_version
+      where t.app_id = ? and r.workspace_id = ?
         and r.completed_at >= ?::date and r.completed_at < ?::date + 1
       group by 1, 2`,
     [app.id, identity.workspaceId, range.from, range.to],

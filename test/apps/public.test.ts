@@ -95,10 +95,11 @@ describe('public app pages', () => {
     expect(run.metadata).toEqual({ appId: app.id });
     expect(run.input).toEqual({ topic: 'tides', tone: 'fun' });
 
-    const htmlPage = await (await fetch(started.statusUrl)).text();
+    const finished = await fetch(started.statusUrl);
+    const htmlPage = await finished.text();
     expect(htmlPage).toContain('data-status="succeeded"');
     expect(htmlPage).toContain('&quot;topic&quot;: &quot;tides&quot;');
-    expect(htmlPage).not.toContain('http-equiv="refresh"');
+    expect(finished.headers.get('refresh')).toBeNull();
 
     const base = `/apps/${app.slug}/runs/${started.runId}`;
     await error(h.request(`${base}?token=wrong`), 404, 'not_found');
@@ -141,9 +142,15 @@ describe('public app pages', () => {
     expect(res.status).toBe(303);
     const location = res.headers.get('location')!;
     expect(location).toMatch(new RegExp(`^/apps/${app.slug}/runs/[0-9a-f-]{36}\\?token=`));
-    const first = await (await fetch(`${h.url}${location}`)).text();
+    const firstRes = await fetch(`${h.url}${location}`);
+    const first = await firstRes.text();
     expect(first).toMatch(/data-status="(queued|running|succeeded)"/);
-    if (!first.includes('succeeded')) expect(first).toContain('<meta http-equiv="refresh" content="2">');
+    if (!first.includes('succeeded')) {
+      expect(firstRes.headers.get('refresh')).toBe('2');
+      expect(first).toContain('Stop automatic updates');
+      const manual = await fetch(`${h.url}${location}&refresh=off`);
+      expect(manual.headers.get('refresh')).toBeNull();
+    }
     const done = await waitDone(h, `${h.url}${location}`);
     expect(done.output).toEqual({ echo: { topic: 'moon <phases>', tone: 'plain' } });
 

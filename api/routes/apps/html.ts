@@ -17,13 +17,13 @@ textarea{min-height:8rem}button{margin-top:1.5rem;padding:.6rem 1.4rem;font:inhe
 button:focus,input:focus,textarea:focus,select:focus{outline:3px solid #f0b400;outline-offset:2px}.error{color:#a00000}.hint{color:#444;font-size:.9rem}
 pre{background:#f3f3f3;padding:1rem;overflow:auto;white-space:pre-wrap;word-break:break-word}`;
 
-function page(title: string, body: string, head = ''): string {
+function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>${head}
+<title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
@@ -77,7 +77,10 @@ export function formPage(
   const byField = new Map(issues.map((i) => [i.path, i.message]));
   const summary = issues.length
     ? `<div role="alert"><h2>Please correct the form</h2><ul>${issues
-        .map((i) => `<li class="error">${escapeHtml(i.path)}: ${escapeHtml(i.message)}</li>`)
+        .map((i) => {
+          const label = app.form.fields.find((f) => f.name === i.path)?.label ?? i.path;
+          return `<li class="error">${escapeHtml(label)}: ${escapeHtml(i.message)}</li>`;
+        })
         .join('')}</ul></div>`
     : '';
   const fields = app.form.fields
@@ -113,24 +116,39 @@ const STATUS_TEXT: Record<string, string> = {
   cancelled: 'Cancelled',
 };
 
-/** A run's status page; while the run is not finished it reloads itself every 2 seconds (no script). */
-export function statusPage(app: PublicApp, run: PublicRunStatus, formUrl: string): string {
+/** Links of a status page: itself, with and without automatic updates. */
+export interface StatusLinks {
+  form: string;
+  /** This page with automatic updates on and off. */
+  auto: string;
+  manual: string;
+}
+
+/**
+ * A run's status page. While the run is not finished, the response's `Refresh` header reloads it every
+ * 2 seconds (no script), and a link turns that off (a time limit the visitor can switch off, WCAG 2.2.1);
+ * without automatic updates a link reloads it by hand.
+ */
+export function statusPage(app: PublicApp, run: PublicRunStatus, links: StatusLinks, autoRefresh: boolean): string {
   const done = isTerminal(run.status);
-  const refresh = done ? '' : '\n<meta http-equiv="refresh" content="2">';
   const output =
     run.status === 'succeeded'
       ? `<h2>Output</h2><pre id="output">${escapeHtml(JSON.stringify(run.output, null, 2))}</pre>`
       : '';
   const error = run.error ? `<p class="error" id="error">${escapeHtml(run.error.message)}</p>` : '';
+  const updates = done
+    ? ''
+    : autoRefresh
+      ? `<p class="hint">This page updates itself every 2 seconds. <a href="${escapeHtml(links.manual)}">Stop automatic updates</a></p>`
+      : `<p><a href="${escapeHtml(links.manual)}">Check again</a> · <a href="${escapeHtml(links.auto)}">Update automatically</a></p>`;
+  const text = STATUS_TEXT[run.status] ?? run.status;
   return page(
-    `${app.name}: ${STATUS_TEXT[run.status] ?? run.status}`,
+    `${app.name}: ${text}`,
     `<h1>${escapeHtml(app.name)}</h1>
-<p role="status" aria-live="polite">Status: <strong id="status" data-status="${escapeHtml(run.status)}">${escapeHtml(
-      STATUS_TEXT[run.status] ?? run.status,
-    )}</strong></p>
+<p role="status" aria-live="polite">Status: <strong id="status" data-status="${escapeHtml(run.status)}">${escapeHtml(text)}</strong></p>
+${updates}
 ${error}
 ${output}
-<p><a href="${escapeHtml(formUrl)}">Run again</a></p>`,
-    refresh,
+<p><a href="${escapeHtml(links.form)}">Run again</a></p>`,
   );
 }

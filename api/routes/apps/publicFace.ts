@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { AppContext, AppState } from '../../context';
 import { ApiError, errors } from '../../../domain/errors';
-import { appRunStatus, findAppByHost, findPublishedApp, startAppRun } from '../../../domain/apps/public';
+import { appRunStatus, findAppByHost, findPublishedApp, isTerminal, startAppRun } from '../../../domain/apps/public';
 import type { CreateRunDeps } from '../../../domain/runs/create';
 import type { RateLimitStore } from '../../rateLimitStore';
 import { dropProtoKeys, readText } from '../../middleware/jsonBody';
@@ -170,6 +170,10 @@ export function publicFace(deps: PublicFaceDeps): Middleware<AppState> {
       ctx.body = run;
       return;
     }
-    html(ctx, 200, statusPage(app, run, formUrl));
+    const self = `${target.base}/runs/${run.runId}?token=${encodeURIComponent(token)}`;
+    const autoRefresh = ctx.query.refresh !== 'off';
+    if (autoRefresh && !isTerminal(run.status)) ctx.set('Refresh', '2');
+    const links = { form: formUrl, auto: self, manual: `${self}&refresh=off` };
+    html(ctx, 200, statusPage(app, run, links, autoRefresh));
   };
 }
