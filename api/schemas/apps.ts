@@ -54,13 +54,14 @@ export const updateAppBody = z
 
 export const appUsageQuery = z.object({ from: day, to: day });
 
-const hostnameRe = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+// Labels of letters, digits and inner hyphens; the last one starts with a letter (no IP addresses).
+const hostnameRe = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const addDomainBody = z.strictObject({
-  hostname: z.string().regex(hostnameRe, 'A lowercase DNS hostname such as app.example.com'),
+  hostname: z.string().max(253).regex(hostnameRe, 'A lowercase DNS hostname such as app.example.com'),
 });
 export const domainParams = z.strictObject({
   id: uuid,
-  hostname: z.string().max(253),
+  hostname: z.string().min(1).max(253),
 });
 
 const fieldOut = z.object({
