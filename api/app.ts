@@ -20,9 +20,12 @@ import type { RouteDef } from './routes/route';
 import type { Temporal } from '../platform/temporal';
 import { createModelRegistry, type ModelRegistry } from '../domain/models/registry';
 import { createToolRegistry } from '../domain/tools/registry';
-import { createResolver } from '../platform/net/dnsServers';
+import { createResolver, createTxtResolver } from '../platform/net/dnsServers';
 import { RunEventHub } from '../domain/runs/eventHub';
 import { agentRoutes } from './routes/agents';
+import { appRoutes } from './routes/apps/apps';
+import { appDomainRoutes } from './routes/apps/domains';
+import { publicFace } from './routes/apps/publicFace';
 import { agentVersionRoutes } from './routes/agents/versions';
 import { catalogRoutes } from './routes/catalog';
 import { fileRoutes } from './routes/files';
@@ -98,6 +101,8 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...knowledgeSearchRoutes(),
     ...knowledgeDocumentRoutes({ config: deps.config, storage }),
     ...searchRoutes(),
+    ...appRoutes(),
+    ...appDomainRoutes({ resolveTxt: createTxtResolver(deps.config.dnsServers) }),
   );
   return routes;
 }
@@ -113,8 +118,10 @@ export function createApp(deps: AppDeps): {
   const hops = deps.config.trustProxyHops;
   const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
   const hub = new RunEventHub(deps.config.databaseUrl, deps.logger);
-  const routes = declareRoutes({ ...deps, hub });
-  const router = buildRouter(routes, { config: deps.config, rateLimits: new RateLimitStore() });
+  const models = deps.models ?? createModelRegistry(deps.config.openai);
+  const routes = declareRoutes({ ...deps, models, hub });
+  const rateLimits = new RateLimitStore();
+  const router = buildRouter(routes, { config: deps.config, rateLimits });
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
@@ -128,6 +135,8 @@ export function createApp(deps: AppDeps): {
   );
   // The console's static files (docs/console.md): before the router, and only under /console/.
   app.use(consoleStatic(deps.config));
+  // Published apps' public pages (docs/api/apps.md): no credential, outside the /v1 router.
+  app.use(publicFace({ config: deps.config, temporal: deps.temporal, models, rateLimits }));
   app.use(notFound(router));
   app.use(router.routes());
   // Koa's own error event would print stacks for errors we already rendered; our middleware logs them.

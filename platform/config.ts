@@ -54,6 +54,7 @@ const envSchema = z.object({
   SVC_SIGNUP_RATE_PER_MIN: intFrom(5),
   SVC_SHARED_RATE_PER_MIN: intFrom(60),
   SVC_SESSION_RATE_PER_MIN: intFrom(120),
+  SVC_APP_RATE_PER_MIN: intFrom(10),
   SVC_TRIAL_CREDITS_USD: z.coerce.number().nonnegative().default(5),
   SVC_UNVERIFIED_RUN_LIMIT: z.coerce.number().int().nonnegative().default(3),
   SVC_MAX_JSON_BYTES: intFrom(1024 * 1024),
@@ -110,6 +111,8 @@ export interface Config {
   sharedRatePerMin: number;
   /** Requests a console user (all of their sessions together) may make per minute. */
   sessionRatePerMin: number;
+  /** Runs one client IP (IPv6: its /64) may start through one published app per minute (docs/api/apps.md). */
+  appRatePerMin: number;
   trialCreditsUsd: number;
   unverifiedRunLimit: number;
   maxJsonBytes: number;
@@ -189,6 +192,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signUpRatePerMin: e.SVC_SIGNUP_RATE_PER_MIN,
     sharedRatePerMin: e.SVC_SHARED_RATE_PER_MIN,
     sessionRatePerMin: e.SVC_SESSION_RATE_PER_MIN,
+    appRatePerMin: e.SVC_APP_RATE_PER_MIN,
     trialCreditsUsd: e.SVC_TRIAL_CREDITS_USD,
     unverifiedRunLimit: e.SVC_UNVERIFIED_RUN_LIMIT,
     maxJsonBytes: e.SVC_MAX_JSON_BYTES,

@@ -5,6 +5,7 @@ import type { FetchLike, RequestSpec } from './http.js';
 import { readEnv } from './runtime.js';
 import { Agents } from './resources/agents.js';
 import { ApiKeys } from './resources/api-keys.js';
+import { Apps } from './resources/apps.js';
 import { Files } from './resources/files.js';
 import { PriceLists } from './resources/price-lists.js';
 import { OutputConnections } from './resources/output-connections.js';
@@ -67,6 +68,8 @@ export class Svc {
   readonly outputConnections: OutputConnections;
   /** Usage totals and balance. */
   readonly usage: UsageResource;
+  /** Published apps, their templates, usage and custom domains. */
+  readonly apps: Apps;
   /** API key management. */
   readonly apiKeys: ApiKeys;
   /** Knowledge documents and their search. */
@@ -113,6 +116,7 @@ export class Svc {
     this.webhooks = new Webhooks(this.http);
     this.outputConnections = new OutputConnections(this.http);
     this.usage = new UsageResource(this.http);
+    this.apps = new Apps(this.http);
     this.apiKeys = new ApiKeys(this.http);
     this.knowledge = new Knowledge(this.http);
     this.search = new Search(this.http);

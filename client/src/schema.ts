@@ -8,6 +8,7 @@
  * `null` (or the reverse), is a type mismatch. So the maps cannot drift from the types, and the OpenAPI
  * test keeps the types from drifting from the service.
  */
+import type { App, AppDomain, AppDomainCheck, AppFormField, AppTemplate, AppUsage } from './app-types.js';
 import type {
   Agent,
   AgentSettings,
@@ -315,3 +316,44 @@ export const OUTPUT_ATTEMPT_FIELDS = {
   error: N,
 } as const satisfies Fields<OutputDeliveryAttempt>;
 export const RUN_SHARE_FIELDS = { url: R, token: R } as const satisfies Fields<RunShare>;
+export const APP_FIELDS = {
+  id: R,
+  name: R,
+  slug: R,
+  description: N,
+  agentId: R,
+  status: R,
+  form: R,
+  priceListId: N,
+  domains: R,
+  publicUrl: R,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<App>;
+export const APP_FORM_FIELD_FIELDS = {
+  name: R,
+  label: R,
+  type: R,
+  required: R,
+  options: 'optional',
+} as const satisfies Fields<AppFormField>;
+export const APP_DOMAIN_FIELDS = {
+  hostname: R,
+  status: R,
+  verification: R,
+  verifiedAt: N,
+  createdAt: R,
+} as const satisfies Fields<AppDomain>;
+export const APP_DOMAIN_CHECK_FIELDS = { ...APP_DOMAIN_FIELDS, check: R } as const satisfies Fields<AppDomainCheck>;
+export const APP_TEMPLATE_FIELDS = { id: R, name: R, description: R, form: R } as const satisfies Fields<AppTemplate>;
+export const APP_USAGE_FIELDS = {
+  appId: R,
+  from: R,
+  to: R,
+  runs: R,
+  inputTokens: R,
+  outputTokens: R,
+  costUsd: R,
+  priceListId: N,
+  billedUsd: N,
+} as const satisfies Fields<AppUsage>;

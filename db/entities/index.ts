@@ -1,4 +1,6 @@
 import { AgentSchema, AgentVersionSchema } from './Agent';
+import { AppDomainSchema, AppSchema } from './App';
+import { AppRunTokenSchema } from './AppRunToken';
 import { ApiKeySchema } from './ApiKey';
 import { EvalSchema } from './Eval';
 import { EvalResultSchema, EvalRunSchema } from './EvalRun';
@@ -24,6 +26,8 @@ import { WebhookDeliverySchema, WebhookEventRecordSchema, WebhookSubscriptionSch
 import { WorkspaceSchema } from './Workspace';
 
 export * from './Agent';
+export * from './App';
+export * from './AppRunToken';
 export * from './ApiKey';
 export * from './Eval';
 export * from './EvalRun';
@@ -81,4 +85,7 @@ export const entities = [
   OutputConnectionSchema,
   OutputDeliverySchema,
   RunShareSchema,
+  AppSchema,
+  AppDomainSchema,
+  AppRunTokenSchema,
 ];

@@ -17,6 +17,7 @@ import { Migration20261123170000 } from './Migration20261123170000';
 import { Migration20261123180000 } from './Migration20261123180000';
 import { Migration20261123180100 } from './Migration20261123180100';
 import { Migration20261123182000 } from './Migration20261123182000';
+import { Migration20261123184000 } from './Migration20261123184000';
 
 /**
  * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
@@ -42,4 +43,5 @@ export const migrationsList = [
   { name: 'Migration20261123180000', class: Migration20261123180000 },
   { name: 'Migration20261123180100', class: Migration20261123180100 },
   { name: 'Migration20261123182000', class: Migration20261123182000 },
+  { name: 'Migration20261123184000', class: Migration20261123184000 },
 ];

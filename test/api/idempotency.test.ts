@@ -288,6 +288,34 @@ describe('Idempotency-Key on every POST', () => {
     expect((await h.request(`/shared/runs/${token}`)).status).toBe(200);
   });
 
+  it('apps, publish, pause and domains: one effect, the same answer twice', async () => {
+    const key = bearer(await createKey(h, owner, ['apps:manage', 'agents:write']));
+    const agent = await createAgent(h, key, {});
+    const body = { templateId: 'summarizer', slug: `idem-${randomUUID().slice(0, 8)}`, agentId: agent.id };
+    const sent = async (route: string, path: string, json?: unknown) => {
+      const k = randomUUID();
+      const first = await post(route, path, k, json, key);
+      const second = await post(route, path, k, json, key);
+      const [a, b] = [await first.text(), await second.text()];
+      expect({ status: second.status, replayed: second.headers.get('idempotent-replayed'), b }).toEqual({
+        status: first.status,
+        replayed: 'true',
+        b: a,
+      });
+      return { status: first.status, body: a ? JSON.parse(a) : null };
+    };
+    const app = await sent('POST /v1/apps', '/v1/apps', body);
+    expect(app.status).toBe(201);
+    expect((await (await h.request('/v1/apps', { headers: key })).json()).apps).toHaveLength(1);
+    expect((await sent('POST /v1/apps/:id/publish', `/v1/apps/${app.body.id}/publish`)).status).toBe(200);
+    expect((await sent('POST /v1/apps/:id/pause', `/v1/apps/${app.body.id}/pause`)).status).toBe(200);
+    const hostname = `idem-${randomUUID().slice(0, 8)}.example.org`;
+    const domain = await sent('POST /v1/apps/:id/domains', `/v1/apps/${app.body.id}/domains`, { hostname });
+    expect(domain.status).toBe(201);
+    const verify = `/v1/apps/${app.body.id}/domains/${hostname}/verify`;
+    expect((await sent('POST /v1/apps/:id/domains/:hostname/verify', verify)).status).toBe(200);
+  });
+
   it('redeliver acts once per key', async () => {
     const rx = await startReceiver((_n, _req, res) => {
       res.statusCode = 503;

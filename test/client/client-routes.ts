@@ -196,6 +196,18 @@ export const CLIENT_CALLS: ClientCall[] = [
     keys: ['results'],
     items: 'results',
   }),
+  call('apps.create', (s) => s.apps.create({ slug: 'my-app', agentId: ID2, templateId: 'summarizer' }), S.APP_FIELDS),
+  call('apps.list', (s) => s.apps.list({ limit: 5 }).toArray(), S.APP_FIELDS, paged('apps')),
+  call('apps.get', (s) => s.apps.get(ID), S.APP_FIELDS),
+  call('apps.update', (s) => s.apps.update(ID, { name: 'n' }), S.APP_FIELDS),
+  call('apps.delete', (s) => s.apps.delete(ID), null),
+  call('apps.publish', (s) => s.apps.publish(ID), S.APP_FIELDS),
+  call('apps.pause', (s) => s.apps.pause(ID), S.APP_FIELDS),
+  call('apps.usage', (s) => s.apps.usage(ID, { from: '2026-01-01', to: '2026-01-31' }), S.APP_USAGE_FIELDS),
+  call('apps.templates', (s) => s.apps.templates(), S.APP_TEMPLATE_FIELDS, { keys: ['templates'], items: 'templates' }),
+  call('apps.addDomain', (s) => s.apps.addDomain(ID, 'app.example.com'), S.APP_DOMAIN_FIELDS),
+  call('apps.verifyDomain', (s) => s.apps.verifyDomain(ID, 'app.example.com'), S.APP_DOMAIN_CHECK_FIELDS),
+  call('apps.removeDomain', (s) => s.apps.removeDomain(ID, 'app.example.com'), null),
   call('search.query', (s) => s.search.query({ q: 'x', types: ['runs', 'knowledge'] }), S.SEARCH_RESULT_FIELDS, {
     keys: ['results'],
     items: 'results',
@@ -223,6 +235,8 @@ export const NESTED: Array<[string, string[], Readonly<Record<string, Field>>]> 
   ['GET /v1/proposals/{id}', ['changes'], S.PROPOSAL_CHANGES_FIELDS],
   ['GET /v1/webhooks/{id}/deliveries', ['deliveries', '[]', 'attempts', '[]'], S.WEBHOOK_ATTEMPT_FIELDS],
   ['GET /v1/output-connections/{id}/deliveries', ['deliveries', '[]', 'attempts', '[]'], S.OUTPUT_ATTEMPT_FIELDS],
+  ['GET /v1/apps/{id}', ['domains', '[]'], S.APP_DOMAIN_FIELDS],
+  ['GET /v1/apps/{id}', ['form', 'fields', '[]'], S.APP_FORM_FIELD_FIELDS],
 ];
 
 export interface Recorded {

@@ -113,6 +113,7 @@ describe('client vs. the served OpenAPI document', () => {
     expect(resources.map(([k]) => k).sort()).toEqual([
       'agents',
       'apiKeys',
+      'apps',
       'evals',
       'files',
       'knowledge',
