@@ -2,6 +2,7 @@ import type { Config } from '../platform/config';
 import { createResolver } from '../platform/net/dnsServers';
 import type { Orm } from '../db/orm';
 import type { ModelRegistry } from '../domain/models/registry';
+import { createFlowActivities } from './flows';
 import { createRunActivities } from './runs';
 import type { ToolRegistry } from '../domain/tools/registry';
 import type { Temporal } from '../platform/temporal';
@@ -27,6 +28,11 @@ export function createActivities(deps: ActivityDeps) {
       onStatus: async (run) => {
         await announceRun(deps.orm.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run);
       },
+    }),
+    ...createFlowActivities({
+      orm: deps.orm,
+      models: deps.models,
+      http: { allowPrivate: deps.config.allowPrivateEgress, resolver: createResolver(deps.config.dnsServers) },
     }),
     /** The fan-out workflow's first activity: a delivery row per matching subscription. */
     async fanOutWebhooks(run: AnnouncedRun): Promise<string[]> {

@@ -40,6 +40,9 @@ import { webhookRoutes } from './routes/webhooks';
 import { knowledgeDocumentRoutes } from './routes/knowledge/documents';
 import { knowledgeSearchRoutes } from './routes/knowledge/search';
 import { searchRoutes } from './routes/search';
+import { flowRoutes } from './routes/flows/flows';
+import { flowRunRoutes } from './routes/flows/flowRuns';
+import { flowHookRoutes } from './routes/flows/hooks';
 import { createStorage, type Storage } from '../platform/storage/storage';
 
 export interface AppDeps {
@@ -90,6 +93,9 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...knowledgeSearchRoutes(),
     ...knowledgeDocumentRoutes({ config: deps.config, storage }),
     ...searchRoutes(),
+    ...flowRoutes({ config: deps.config, temporal: deps.temporal }),
+    ...flowRunRoutes({ config: deps.config, temporal: deps.temporal }),
+    ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, rateLimits: new RateLimitStore() }),
   );
   return routes;
 }

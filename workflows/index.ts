@@ -1,3 +1,5 @@
 // The worker bundles this file: it exports workflow functions only (STYLE).
 export { runWorkflow } from './runWorkflow';
 export { webhookDeliveryWorkflow, webhookFanoutWorkflow } from './webhookDelivery';
+export { flowWorkflow } from './flowWorkflow';
+export { flowScheduleWorkflow } from './flowScheduleWorkflow';

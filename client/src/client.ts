@@ -8,6 +8,8 @@ import { ApiKeys } from './resources/api-keys.js';
 import { Files } from './resources/files.js';
 import { PriceLists } from './resources/price-lists.js';
 import { Projects } from './resources/projects.js';
+import { Flows } from './resources/flows.js';
+import { FlowRuns } from './resources/flow-runs.js';
 import { Knowledge } from './resources/knowledge.js';
 import { Runs } from './resources/runs.js';
 import { Search } from './resources/search.js';
@@ -48,6 +50,10 @@ export class Svc {
   readonly agents: Agents;
   /** Projects that group agents, and their members. */
   readonly projects: Projects;
+  /** Flows: triggers and steps that run in order. */
+  readonly flows: Flows;
+  /** Runs of flows: read, approve, cancel. */
+  readonly flowRuns: FlowRuns;
   /** Price lists, pricing rules and quotes: what the workspace charges its own customers. */
   readonly priceLists: PriceLists;
   /** File library uploads and downloads. */
@@ -96,6 +102,8 @@ export class Svc {
     this.http = new HttpClient({ apiKey, baseUrl, fetch: fetchFn, maxRetries, timeoutMs });
     this.agents = new Agents(this.http);
     this.projects = new Projects(this.http);
+    this.flows = new Flows(this.http);
+    this.flowRuns = new FlowRuns(this.http);
     this.priceLists = new PriceLists(this.http);
     this.files = new Files(this.http);
     this.runs = new Runs(this.http);

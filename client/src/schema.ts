@@ -35,6 +35,7 @@ import type {
   WebhookDeliveryBody,
 } from './types.js';
 import type { KnowledgeDocument, KnowledgeSearchResult, KnowledgeSource, SearchResult } from './knowledge-types.js';
+import type { Flow, FlowRun, FlowTemplate } from './flow-types.js';
 
 /** `required` or `optional`, as `T` declares key `K`. */
 type Presence<T, K extends keyof T> = {} extends Pick<T, K> ? 'optional' : 'required';
@@ -246,3 +247,36 @@ export const KNOWLEDGE_SEARCH_RESULT_FIELDS = {
   score: R,
 } as const satisfies Fields<KnowledgeSearchResult>;
 export const SEARCH_RESULT_FIELDS = { type: R, id: R, title: R, snippet: R } as const satisfies Fields<SearchResult>;
+
+export const FLOW_FIELDS = {
+  id: R,
+  name: R,
+  description: N,
+  projectId: N,
+  status: R,
+  trigger: R,
+  steps: R,
+  webhookUrl: N,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<Flow>;
+export const FLOW_TEMPLATE_FIELDS = {
+  id: R,
+  name: R,
+  description: R,
+  needsAgent: R,
+  trigger: R,
+  steps: R,
+} as const satisfies Fields<FlowTemplate>;
+export const FLOW_RUN_FIELDS = {
+  id: R,
+  flowId: R,
+  status: R,
+  trigger: R,
+  steps: R,
+  error: N,
+  pendingApproval: N,
+  createdAt: R,
+  completedAt: N,
+} as const satisfies Fields<FlowRun>;
+export const WEBHOOK_TOKEN_FIELDS = { webhookUrl: R } as const satisfies Fields<{ webhookUrl: string }>;

@@ -2,6 +2,8 @@ import { AgentSchema, AgentVersionSchema } from './Agent';
 import { ApiKeySchema } from './ApiKey';
 import { FeedbackSchema } from './Feedback';
 import { FileSchema } from './File';
+import { FlowSchema } from './Flow';
+import { FlowRunSchema } from './FlowRun';
 import { FolderSchema } from './Folder';
 import { KnowledgeDocumentSchema } from './KnowledgeDocument';
 import { RunSchema } from './Run';
@@ -22,6 +24,8 @@ export * from './Agent';
 export * from './ApiKey';
 export * from './Feedback';
 export * from './File';
+export * from './Flow';
+export * from './FlowRun';
 export * from './Folder';
 export * from './KnowledgeDocument';
 export * from './Run';
@@ -61,6 +65,8 @@ export const entities = [
   OutboxEntrySchema,
   ProjectSchema,
   ProjectMemberSchema,
+  FlowSchema,
+  FlowRunSchema,
   PriceListSchema,
   PricingRuleSchema,
   KnowledgeDocumentSchema,

@@ -14,6 +14,7 @@ import { Migration20261123150000 } from './Migration20261123150000';
 import { Migration20261123160000 } from './Migration20261123160000';
 import { Migration20261123160100 } from './Migration20261123160100';
 import { Migration20261123170000 } from './Migration20261123170000';
+import { Migration20261123181000 } from './Migration20261123181000';
 
 /**
  * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
@@ -36,4 +37,5 @@ export const migrationsList = [
   { name: 'Migration20261123160000', class: Migration20261123160000 },
   { name: 'Migration20261123160100', class: Migration20261123160100 },
   { name: 'Migration20261123170000', class: Migration20261123170000 },
+  { name: 'Migration20261123181000', class: Migration20261123181000 },
 ];

@@ -6,6 +6,9 @@ import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
 import { approveSignal, inputSignal, reviewSignal, runWorkflowId } from '../../workflows/messages';
 import { ensureRunWorkflow } from '../runs/workflowStarter';
+import { flowApprovalSignal, flowWorkflowId } from '../../workflows/flowMessages';
+import { syncFlowSchedule } from '../flows/schedule';
+import { ensureFlowWorkflow } from '../flows/workflowStarter';
 import { announceRun } from '../webhooks/dispatch';
 
 /**
@@ -168,6 +171,22 @@ async function perform(deps: RelayDeps, em: EntityManager, call: OutboxCall): Pr
       return;
     case 'announce_run':
       await announceRun(em.fork(), client, call.taskQueue ?? deps.config.temporal.taskQueue, call.run);
+      return;
+    case 'start_flow':
+      await ensureFlowWorkflow(client, call.taskQueue, call);
+      return;
+    case 'signal_flow':
+      await whileOpen(() =>
+        client.workflow.getHandle(flowWorkflowId(call.flowRunId)).signal(flowApprovalSignal, call.payload),
+      );
+      return;
+    case 'cancel_flow':
+      await whileOpen(async () => {
+        await client.workflow.getHandle(flowWorkflowId(call.flowRunId)).cancel();
+      });
+      return;
+    case 'sync_flow_schedule':
+      await syncFlowSchedule(em.fork(), client, call.taskQueue, call.flowId);
       return;
   }
 }

@@ -34,7 +34,8 @@ describe('route declarations', () => {
         continue;
       }
       if (route.access.auth === 'public') {
-        expect(['GET /healthz', 'GET /readyz', 'GET /v1/openapi.json']).toContain(name);
+        // and the token-authenticated flow webhook (docs/api/flows.md#webhook)
+        expect(['GET /healthz', 'GET /readyz', 'GET /v1/openapi.json', 'POST /hooks/flows/:token']).toContain(name);
         continue;
       }
       expect(route.access.auth).toBe('any');
