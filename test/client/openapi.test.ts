@@ -114,6 +114,8 @@ describe('client vs. the served OpenAPI document', () => {
       'agents',
       'apiKeys',
       'files',
+      'flowRuns',
+      'flows',
       'knowledge',
       'priceLists',
       'projects',
