@@ -8,6 +8,8 @@ import type { ToolRegistry } from '../domain/tools/registry';
 import type { Temporal } from '../platform/temporal';
 import { announceRun, recordRunDeliveries, type AnnouncedRun } from '../domain/webhooks/dispatch';
 import { createWebhookActivities } from './webhooks';
+import { createOutputActivities } from './outputs';
+import { saveRunOutputs } from '../domain/outputs/runOutputs';
 
 export interface ActivityDeps {
   config: Config;
@@ -26,7 +28,10 @@ export function createActivities(deps: ActivityDeps) {
       models: deps.models,
       tools: deps.tools,
       onStatus: async (run) => {
-        await announceRun(deps.orm.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run);
+        const { client } = deps.temporal;
+        await announceRun(deps.orm.em.fork(), client, deps.config.temporal.taskQueue, run);
+        // A succeeded run's output goes to its agent's save-output connections (docs/api/output-connections.md).
+        await saveRunOutputs(deps.orm.em.fork(), client, deps.config.temporal.taskQueue, run);
       },
     }),
     ...createFlowActivities({
@@ -34,6 +39,7 @@ export function createActivities(deps: ActivityDeps) {
       models: deps.models,
       http: { allowPrivate: deps.config.allowPrivateEgress, resolver: createResolver(deps.config.dnsServers) },
     }),
+    ...outputActivities(deps),
     /** The fan-out workflow's first activity: a delivery row per matching subscription. */
     async fanOutWebhooks(run: AnnouncedRun): Promise<string[]> {
       return recordRunDeliveries(deps.orm.em.fork(), run);
@@ -43,10 +49,22 @@ export function createActivities(deps: ActivityDeps) {
 
 /** The activities of the webhook task queue (`webhookTaskQueue`): attempts and their outcome. */
 export function createDeliveryActivities(deps: Pick<ActivityDeps, 'config' | 'orm'>) {
-  return createWebhookActivities({
+  return {
+    ...createWebhookActivities({
+      orm: deps.orm,
+      allowPrivate: deps.config.allowPrivateWebhooks,
+      workspaceSlots: deps.config.webhookWorkspaceSlots,
+      resolver: createResolver(deps.config.dnsServers),
+    }),
+    ...outputActivities(deps),
+  };
+}
+
+/** The save-output activities, on both queues; guarded by the webhooks' rule (SVC_ALLOW_PRIVATE_WEBHOOKS). */
+function outputActivities(deps: Pick<ActivityDeps, 'config' | 'orm'>) {
+  return createOutputActivities({
     orm: deps.orm,
     allowPrivate: deps.config.allowPrivateWebhooks,
-    workspaceSlots: deps.config.webhookWorkspaceSlots,
     resolver: createResolver(deps.config.dnsServers),
   });
 }

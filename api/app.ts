@@ -35,6 +35,8 @@ import { projectRoutes } from './routes/projects/projects';
 import { runActionRoutes } from './routes/runActions';
 import { runEventRoutes } from './routes/runEvents';
 import { runRoutes } from './routes/runs';
+import { runShareRoutes } from './routes/runShares';
+import { outputConnectionRoutes } from './routes/outputs/connections';
 import { usageRoutes } from './routes/usage';
 import { webhookRoutes } from './routes/webhooks';
 import { knowledgeDocumentRoutes } from './routes/knowledge/documents';
@@ -82,6 +84,8 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...runEventRoutes({ hub: deps.hub, config: deps.config }),
     ...localRunRoutes({ config: deps.config, temporal: deps.temporal, orm: deps.orm, logger: deps.logger }),
     ...webhookRoutes({ config: deps.config, temporal: deps.temporal }),
+    ...outputConnectionRoutes({ config: deps.config }),
+    ...runShareRoutes({ config: deps.config }),
     ...usageRoutes(),
     ...fileRoutes({ config: deps.config, storage }),
     ...folderRoutes(),

@@ -52,6 +52,7 @@ const envSchema = z.object({
   SVC_SESSION_DAYS: intFrom(30),
   SVC_SIGNIN_RATE_PER_MIN: intFrom(10),
   SVC_SIGNUP_RATE_PER_MIN: intFrom(5),
+  SVC_SHARED_RATE_PER_MIN: intFrom(60),
   SVC_SESSION_RATE_PER_MIN: intFrom(120),
   SVC_TRIAL_CREDITS_USD: z.coerce.number().nonnegative().default(5),
   SVC_UNVERIFIED_RUN_LIMIT: z.coerce.number().int().nonnegative().default(3),
@@ -105,6 +106,8 @@ export interface Config {
   sessionTtlMs: number;
   signInRatePerMin: number;
   signUpRatePerMin: number;
+  /** Views of shared run dashboards per client IP per minute (docs/api/runs.md#sharing-a-run). */
+  sharedRatePerMin: number;
   /** Requests a console user (all of their sessions together) may make per minute. */
   sessionRatePerMin: number;
   trialCreditsUsd: number;
@@ -184,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlMs: e.SVC_SESSION_DAYS * 24 * 3600 * 1000,
     signInRatePerMin: e.SVC_SIGNIN_RATE_PER_MIN,
     signUpRatePerMin: e.SVC_SIGNUP_RATE_PER_MIN,
+    sharedRatePerMin: e.SVC_SHARED_RATE_PER_MIN,
     sessionRatePerMin: e.SVC_SESSION_RATE_PER_MIN,
     trialCreditsUsd: e.SVC_TRIAL_CREDITS_USD,
     unverifiedRunLimit: e.SVC_UNVERIFIED_RUN_LIMIT,

@@ -3,3 +3,4 @@ export { runWorkflow } from './runWorkflow';
 export { webhookDeliveryWorkflow, webhookFanoutWorkflow } from './webhookDelivery';
 export { flowWorkflow } from './flowWorkflow';
 export { flowScheduleWorkflow } from './flowScheduleWorkflow';
+export { runOutputsWorkflow, saveOutputWorkflow } from './outputDelivery';

@@ -28,6 +28,12 @@ export function agentBodies(catalog: AgentCatalog) {
     approvalTools: z.array(tool).max(50).optional(),
     review: z.boolean().optional(),
     maxSteps: z.number().int().min(1).max(200).optional(),
+    // live output connections of the workspace (docs/api/output-connections.md); an unknown one is 404
+    saveOutput: z
+      .array(uuid)
+      .max(20)
+      .transform((ids) => [...new Set(ids)])
+      .optional(),
   });
   const definition = {
     instructions: text(0, 100_000).nullable().optional(),
@@ -56,6 +62,7 @@ export const settingsOut = z.object({
   approvalTools: z.array(z.string()).optional(),
   review: z.boolean(),
   maxSteps: z.number().int(),
+  saveOutput: z.array(z.string()).optional(),
 });
 
 export const agentOut = z.object({

@@ -9,10 +9,12 @@ import { KnowledgeDocumentSchema } from './KnowledgeDocument';
 import { RunSchema } from './Run';
 import { RunStepSchema } from './RunStep';
 import { RunMessageSchema } from './RunMessage';
+import { RunShareSchema } from './RunShare';
 import { BaseEntitySchema } from './BaseEntity';
 import { LedgerEntrySchema } from './LedgerEntry';
 import { MembershipSchema } from './Membership';
 import { OutboxEntrySchema } from './OutboxEntry';
+import { OutputConnectionSchema, OutputDeliverySchema } from './OutputConnection';
 import { PriceListSchema, PricingRuleSchema } from './PriceList';
 import { ProjectMemberSchema, ProjectSchema } from './Project';
 import { SessionSchema } from './Session';
@@ -31,10 +33,12 @@ export * from './KnowledgeDocument';
 export * from './Run';
 export * from './RunStep';
 export * from './RunMessage';
+export * from './RunShare';
 export * from './BaseEntity';
 export * from './LedgerEntry';
 export * from './Membership';
 export * from './OutboxEntry';
+export * from './OutputConnection';
 export * from './PriceList';
 export * from './Project';
 export * from './Session';
@@ -70,4 +74,7 @@ export const entities = [
   PriceListSchema,
   PricingRuleSchema,
   KnowledgeDocumentSchema,
+  OutputConnectionSchema,
+  OutputDeliverySchema,
+  RunShareSchema,
 ];

@@ -15,6 +15,7 @@ import { Migration20261123160000 } from './Migration20261123160000';
 import { Migration20261123160100 } from './Migration20261123160100';
 import { Migration20261123170000 } from './Migration20261123170000';
 import { Migration20261123181000 } from './Migration20261123181000';
+import { Migration20261123182000 } from './Migration20261123182000';
 
 /**
  * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
@@ -38,4 +39,5 @@ export const migrationsList = [
   { name: 'Migration20261123160100', class: Migration20261123160100 },
   { name: 'Migration20261123170000', class: Migration20261123170000 },
   { name: 'Migration20261123181000', class: Migration20261123181000 },
+  { name: 'Migration20261123182000', class: Migration20261123182000 },
 ];

@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Agent, AgentVersion, type AgentSettings } from '../../db/entities/Agent';
 import { Workspace } from '../../db/entities/Workspace';
-import { errors, type ValidationIssue } from '../errors';
+import { ApiError, errors, type ValidationIssue } from '../errors';
 import type { Identity } from '../identity/identity';
 import type { ModelRegistry } from '../models/registry';
 import { findPage } from '../pagination';
+import { unknownConnections } from '../outputs/connections';
 import { projectFromBody } from '../projects/find';
 import type { ToolRegistry } from '../tools/registry';
 import { mayReadInstructions, mayRun } from './access';
@@ -46,6 +47,21 @@ export function checkDefinition(deps: AgentDeps, d: Definition): void {
   if (issues.length) throw errors.validation(issues);
 }
 
+/**
+ * The save-output connections a definition lists must be live connections of the workspace.
+ * @throws 404 `not_found` naming every unknown one (docs/api/output-connections.md)
+ */
+async function checkSaveOutput(em: EntityManager, workspaceId: string, ids: string[] | undefined): Promise<void> {
+  const unknown = await unknownConnections(em, workspaceId, ids ?? []);
+  if (unknown.length === 0) return;
+  throw new ApiError('not_found', `Output connection not found: ${unknown.join(', ')}`, {
+    issues: unknown.map((id) => ({
+      path: `settings.saveOutput.${ids!.indexOf(id)}`,
+      message: `Unknown output connection ${id}`,
+    })),
+  });
+}
+
 const sameDefinition = (a: Definition, b: Definition): boolean =>
   JSON.stringify({ instructions: a.instructions, modelId: a.modelId, tools: a.tools, settings: a.settings }) ===
   JSON.stringify({ instructions: b.instructions, modelId: b.modelId, tools: b.tools, settings: b.settings });
@@ -70,6 +86,7 @@ export async function createAgent(
     settings: { ...preset.settings, ...(input.settings ?? {}) } as AgentSettings,
   };
   checkDefinition(deps, def);
+  await checkSaveOutput(em, identity.workspaceId, input.settings?.saveOutput);
   const project = await projectFromBody(em, identity.workspaceId, input.projectId);
   const agent = new Agent(em.getReference(Workspace, identity.workspaceId), input.name, presetId, 1);
   agent.project = project ?? null;
@@ -117,6 +134,7 @@ export async function updateAgent(
   input: DefinitionInput & { name?: string; projectId?: string | null },
 ): Promise<AgentView> {
   const agent = await findAgent(em, identity.workspaceId, id);
+  await checkSaveOutput(em, identity.workspaceId, input.settings?.saveOutput);
   const project = await projectFromBody(em, identity.workspaceId, input.projectId);
   if (project !== undefined) agent.project = project;
   const was = await currentVersion(em, agent);

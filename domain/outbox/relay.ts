@@ -10,6 +10,7 @@ import { flowApprovalSignal, flowWorkflowId } from '../../workflows/flowMessages
 import { syncFlowSchedule } from '../flows/schedule';
 import { ensureFlowWorkflow } from '../flows/workflowStarter';
 import { announceRun } from '../webhooks/dispatch';
+import { saveRunOutputs } from '../outputs/runOutputs';
 
 /**
  * The transactional outbox (docs/architecture.md). A change that owes Temporal a call (start a run's
@@ -169,9 +170,13 @@ async function perform(deps: RelayDeps, em: EntityManager, call: OutboxCall): Pr
         await client.workflow.getHandle(runWorkflowId(call.runId)).cancel();
       });
       return;
-    case 'announce_run':
-      await announceRun(em.fork(), client, call.taskQueue ?? deps.config.temporal.taskQueue, call.run);
+    case 'announce_run': {
+      const taskQueue = call.taskQueue ?? deps.config.temporal.taskQueue;
+      await announceRun(em.fork(), client, taskQueue, call.run);
+      // Local runs that succeeded save their output like any other (docs/api/output-connections.md).
+      await saveRunOutputs(em.fork(), client, taskQueue, call.run);
       return;
+    }
     case 'start_flow':
       await ensureFlowWorkflow(client, call.taskQueue, call);
       return;

@@ -252,6 +252,25 @@ describe('Idempotency-Key on every POST', () => {
     expect(await list(`/v1/agents/${agent.id}/versions`, 'versions')).toHaveLength(2);
   });
 
+  it('output connections replay; a repeated share cannot show its token again (409) and keeps the first link', async () => {
+    const conn = { name: 'Sink', type: 'http', url: 'http://127.0.0.1:9/out', secret: 's'.repeat(16) };
+    const created = await twice('POST /v1/output-connections', '/v1/output-connections', conn);
+    expect(created.status).toBe(201);
+    expect(created.body).not.toHaveProperty('secret');
+    expect(await list('/v1/output-connections', 'outputConnections')).toHaveLength(1);
+
+    const echo = await createAgent(h, auth, { presetId: 'general-assistant' });
+    const run = await createRun(h, auth, { agentId: echo.id });
+    const key = randomUUID();
+    const first = await post('POST /v1/runs/:id/share', `/v1/runs/${run.id}/share`, key);
+    expect(first.status).toBe(201);
+    const { token } = await first.json();
+    const again = await post('POST /v1/runs/:id/share', `/v1/runs/${run.id}/share`, key);
+    expect(again.status).toBe(409);
+    expect(await again.text()).not.toContain(token);
+    expect((await h.request(`/shared/runs/${token}`)).status).toBe(200);
+  });
+
   it('redeliver acts once per key', async () => {
     const rx = await startReceiver((_n, _req, res) => {
       res.statusCode = 503;
