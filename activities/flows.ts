@@ -8,6 +8,7 @@ import {
   markFlowStep,
   recordApproval,
 } from '../domain/flows/execution';
+import { finishSaveOutput, recordSaveOutput } from '../domain/flows/saveOutput';
 import { FlowStepError } from '../domain/flows/stepError';
 import { createAgentStepRun, finishAgentStep, httpStep, type HttpStepDeps } from '../domain/flows/steps';
 import { createScheduledFlowRun } from '../domain/flows/triggers';
@@ -61,10 +62,9 @@ export function createFlowActivities(deps: FlowActivityDeps): FlowActivities {
         return made;
       }),
     flowFinishAgentStep: (id, index, runId) => final(() => finishAgentStep(em(), id, index, runId)),
-    flowSaveOutputStep: () =>
-      final(async () => {
-        throw new FlowStepError(FlowFailure.saveOutputFailed, 'save_output needs an output connection');
-      }),
+    flowRecordSaveOutput: (id, index) => final(() => recordSaveOutput(em(), id, index)),
+    flowFinishSaveOutput: (id, index, deliveryId, status) =>
+      final(() => finishSaveOutput(em(), id, index, deliveryId, status)),
     finishFlowRun: (id, status, error) => finishFlowRun(em(), id, status, error),
     createScheduledFlowRun: (flowId, tickId) => createScheduledFlowRun(em(), flowId, tickId),
   };

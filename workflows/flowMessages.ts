@@ -107,7 +107,14 @@ export interface FlowActivities {
   flowRecordApproval(flowRunId: string, index: number, payload: ApprovalPayload): Promise<void>;
   flowCreateAgentRun(flowRunId: string, index: number): Promise<AgentStepRun>;
   flowFinishAgentStep(flowRunId: string, index: number, runId: string): Promise<void>;
-  flowSaveOutputStep(flowRunId: string, index: number): Promise<void>;
+  /** A save_output step's delivery, recorded once; null when the flow run is gone. */
+  flowRecordSaveOutput(flowRunId: string, index: number): Promise<string | null>;
+  flowFinishSaveOutput(
+    flowRunId: string,
+    index: number,
+    deliveryId: string,
+    status: 'succeeded' | 'failed',
+  ): Promise<void>;
   finishFlowRun(flowRunId: string, status: FlowRunStatus, error: FlowError | null): Promise<void>;
   createScheduledFlowRun(flowId: string, tickId: string): Promise<{ flowRunId: string; workspaceId: string } | null>;
 }

@@ -22,6 +22,7 @@ import {
   type FlowWorkflowArgs,
 } from './flowMessages';
 import { runWorkflowId } from './messages';
+import { outputDeliverer } from './outputDelivery';
 import { runWorkflow } from './runWorkflow';
 import { SvcAgentId, SvcRunStatus, SvcWorkspaceId } from './searchAttributes';
 
@@ -84,10 +85,15 @@ export async function flowWorkflow({ flowRunId }: FlowWorkflowArgs): Promise<Flo
           await store.markFlowStep(flowRunId, i, { status: 'running' });
           await outbound.flowHttpStep(flowRunId, i);
           break;
-        case 'save_output':
+        case 'save_output': {
           await store.markFlowStep(flowRunId, i, { status: 'running' });
-          await outbound.flowSaveOutputStep(flowRunId, i);
+          const deliveryId = await store.flowRecordSaveOutput(flowRunId, i);
+          if (deliveryId === null) break;
+          // signed and guarded like a webhook, 3 attempts (workflows/outputDelivery.ts)
+          const outcome = await outputDeliverer()(deliveryId);
+          await store.flowFinishSaveOutput(flowRunId, i, deliveryId, outcome);
           break;
+        }
         case 'condition': {
           const outcome = await store.flowConditionStep(flowRunId, i);
           if (outcome.next === 'stop') next = plan.steps.length;

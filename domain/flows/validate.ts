@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Agent } from '../../db/entities/Agent';
+import { OutputConnection } from '../../db/entities/OutputConnection';
 import type { FlowStep, FlowTrigger } from '../../workflows/flowMessages';
 import { errors, type ValidationIssue } from '../errors';
 import { cronProblem, validTimezone } from './cron';
@@ -9,7 +10,8 @@ import { collectReferences, parsePath, TemplateError } from './templates';
  * The checks of a flow definition that its schema cannot state (docs/api/flows.md#validation), all at
  * once: unique step names; every template reference well formed and naming an earlier step; a
  * condition's `else` is `stop` or a later step (so a flow never loops); every agent an agent of the
- * workspace; a schedule's cron and time zone valid. Throws 400 `validation_error` with the path of
+ * workspace; a schedule's cron and time zone valid; every save_output's connection a live output connection of the
+ * workspace. Throws 400 `validation_error` with the path of
  * each problem.
  */
 export async function checkDefinition(
@@ -44,9 +46,6 @@ export async function checkDefinition(
       if (at < 0) issues.push({ path: `steps.${i}.else`, message: `Unknown step "${step.else}"` });
       else if (at <= i) issues.push({ path: `steps.${i}.else`, message: `"else" must name a later step or "stop"` });
     }
-    if (step.type === 'save_output') {
-      issues.push({ path: `steps.${i}.connectionId`, message: 'save_output needs an output connection' });
-    }
   });
   const agentSteps = def.steps.map((s, i) => ({ s, i })).filter(({ s }) => s.type === 'agent');
   if (agentSteps.length) {
@@ -59,6 +58,21 @@ export async function checkDefinition(
     for (const { s, i } of agentSteps) {
       const agentId = (s as { agentId: string }).agentId;
       if (!found.has(agentId)) issues.push({ path: `steps.${i}.agentId`, message: `Unknown agent ${agentId}` });
+    }
+  }
+  const saveSteps = def.steps.map((s, i) => ({ s, i })).filter(({ s }) => s.type === 'save_output');
+  if (saveSteps.length) {
+    const ids = [...new Set(saveSteps.map(({ s }) => (s as { connectionId: string }).connectionId))];
+    const live = new Set(
+      (await em.find(OutputConnection, { id: { $in: ids }, workspaceId, deletedAt: null }, { fields: ['id'] })).map(
+        (c) => c.id,
+      ),
+    );
+    for (const { s, i } of saveSteps) {
+      const connectionId = (s as { connectionId: string }).connectionId;
+      if (!live.has(connectionId)) {
+        issues.push({ path: `steps.${i}.connectionId`, message: `Unknown output connection ${connectionId}` });
+      }
     }
   }
   if (issues.length) throw errors.validation(issues);

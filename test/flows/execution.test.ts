@@ -16,7 +16,7 @@ describe('flow runs', () => {
   let auth: Headers;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   beforeAll(async () => {
-    ({ h, stop } = await startRunStack({ allowPrivateEgress: true }));
+    ({ h, stop } = await startRunStack({ allowPrivateEgress: true, allowPrivateWebhooks: true }));
     const account = await signUp(h);
     await setPlan(h, account.workspaceId, 'scale');
     auth = bearer(
@@ -27,6 +27,7 @@ describe('flow runs', () => {
         'agents:write',
         'runs:read',
         'runs:write',
+        'webhooks:manage',
       ]),
     );
     receiver = await startReceiver((n, req, res) => {
@@ -228,6 +229,36 @@ describe('flow runs', () => {
     await waitForFlowRun(h, auth, waitRun.id, (r) => r.steps[0].status === 'running');
     await ok(h.request(`/v1/flow-runs/${waitRun.id}/cancel`, { method: 'POST', headers: auth }), 202);
     expect((await waitForFlowRun(h, auth, waitRun.id, ['cancelled', 'failed'])).status).toBe('cancelled');
+  });
+
+  it('save_output sends what `from` names to an output connection, once, signed like a webhook', async () => {
+    const conn = await ok(
+      h.request('/v1/output-connections', {
+        method: 'POST',
+        headers: auth,
+        json: { name: 'sink', type: 'http', url: `${receiver.url}?sink`, secret: 's'.repeat(16) },
+      }),
+      201,
+    );
+    const flow = await createFlow(h, auth, {
+      steps: [{ name: 'save', type: 'save_output', connectionId: conn.id, from: 'trigger.report' }],
+    });
+    const before = receiver.received.length;
+    const run = await runFlow(h, auth, flow.id, { report: { total: 3 } });
+    const done = await waitForFlowRun(h, auth, run.id, ['succeeded', 'failed']);
+    expect(done.status).toBe('succeeded');
+    expect(done.steps[0].output).toEqual({ deliveryId: expect.any(String), status: 'succeeded' });
+    const sent = receiver.received.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0].raw.toString())).toMatchObject({ flowRunId: run.id, output: { total: 3 } });
+    expect(sent[0].headers['x-svc-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    // a connection deleted after the flow was saved fails the step
+    expect((await h.request(`/v1/output-connections/${conn.id}`, { method: 'DELETE', headers: auth })).status).toBe(
+      204,
+    );
+    const gone = await runFlow(h, auth, flow.id, { report: 1 });
+    const failed = await waitForFlowRun(h, auth, gone.id, ['succeeded', 'failed']);
+    expect(failed).toMatchObject({ status: 'failed', error: { code: 'flow.save_output_failed' } });
   });
 
   it('an agent step whose run fails fails the flow run with flow.agent_run_failed', async () => {
