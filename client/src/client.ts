@@ -7,6 +7,7 @@ import { Agents } from './resources/agents.js';
 import { ApiKeys } from './resources/api-keys.js';
 import { Files } from './resources/files.js';
 import { PriceLists } from './resources/price-lists.js';
+import { OutputConnections } from './resources/output-connections.js';
 import { Projects } from './resources/projects.js';
 import { Flows } from './resources/flows.js';
 import { FlowRuns } from './resources/flow-runs.js';
@@ -62,6 +63,8 @@ export class Svc {
   readonly runs: Runs;
   /** Webhook subscriptions. */
   readonly webhooks: Webhooks;
+  /** Save-output connections: where succeeded runs' outputs are sent. */
+  readonly outputConnections: OutputConnections;
   /** Usage totals and balance. */
   readonly usage: UsageResource;
   /** API key management. */
@@ -108,6 +111,7 @@ export class Svc {
     this.files = new Files(this.http);
     this.runs = new Runs(this.http);
     this.webhooks = new Webhooks(this.http);
+    this.outputConnections = new OutputConnections(this.http);
     this.usage = new UsageResource(this.http);
     this.apiKeys = new ApiKeys(this.http);
     this.knowledge = new Knowledge(this.http);

@@ -29,6 +29,7 @@ export type { Agents } from './resources/agents.js';
 export type { ApiKeys } from './resources/api-keys.js';
 export type { Files } from './resources/files.js';
 export type { PriceLists } from './resources/price-lists.js';
+export type { OutputConnections } from './resources/output-connections.js';
 export type { Projects } from './resources/projects.js';
 export type { Flows } from './resources/flows.js';
 export type { FlowRuns } from './resources/flow-runs.js';
@@ -41,3 +42,4 @@ export { RUN_STATUSES, TERMINAL_STATUSES, PAUSED_STATUSES, isRunStatus, isTermin
 export type * from './types.js';
 export type * from './knowledge-types.js';
 export type * from './flow-types.js';
+export type * from './output-types.js';

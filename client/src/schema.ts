@@ -34,6 +34,7 @@ import type {
   WebhookDeliveryAttempt,
   WebhookDeliveryBody,
 } from './types.js';
+import type { OutputConnection, OutputDelivery, OutputDeliveryAttempt, RunShare } from './output-types.js';
 import type { KnowledgeDocument, KnowledgeSearchResult, KnowledgeSource, SearchResult } from './knowledge-types.js';
 import type { Flow, FlowRun, FlowTemplate } from './flow-types.js';
 
@@ -115,6 +116,7 @@ export const AGENT_SETTINGS_FIELDS = {
   approvalTools: 'optional',
   review: R,
   maxSteps: R,
+  saveOutput: 'optional',
 } as const satisfies Fields<AgentSettings>;
 
 export const PROJECT_FIELDS = {
@@ -280,3 +282,26 @@ export const FLOW_RUN_FIELDS = {
   completedAt: N,
 } as const satisfies Fields<FlowRun>;
 export const WEBHOOK_TOKEN_FIELDS = { webhookUrl: R } as const satisfies Fields<{ webhookUrl: string }>;
+export const OUTPUT_CONNECTION_FIELDS = {
+  id: R,
+  name: R,
+  type: R,
+  url: N,
+  savedTableId: N,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<OutputConnection>;
+export const OUTPUT_DELIVERY_FIELDS = {
+  id: R,
+  runId: N,
+  flowRunId: N,
+  status: R,
+  attempts: R,
+  createdAt: R,
+} as const satisfies Fields<OutputDelivery>;
+export const OUTPUT_ATTEMPT_FIELDS = {
+  at: R,
+  statusCode: N,
+  error: N,
+} as const satisfies Fields<OutputDeliveryAttempt>;
+export const RUN_SHARE_FIELDS = { url: R, token: R } as const satisfies Fields<RunShare>;

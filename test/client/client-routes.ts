@@ -127,6 +127,8 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('runs.review', (s) => s.runs.review(ID, { accept: true, correctedOutput: 1 }), S.RUN_FIELDS),
   call('runs.feedback', (s) => s.runs.feedback(ID, { rating: 5 }), S.FEEDBACK_FIELDS),
   call('runs.cancel', (s) => s.runs.cancel(ID), S.RUN_FIELDS),
+  call('runs.share', (s) => s.runs.share(ID), S.RUN_SHARE_FIELDS),
+  call('runs.unshare', (s) => s.runs.unshare(ID), null),
   // follows the event stream, then polls runs.get: both requests are checked, the run against the last
   call('runs.wait', (s) => s.runs.wait(ID, { pollMs: 1, timeoutMs: 5000 }), S.RUN_FIELDS),
 
@@ -148,6 +150,26 @@ export const CLIENT_CALLS: ClientCall[] = [
     paged('deliveries'),
   ),
   call('webhooks.delete', (s) => s.webhooks.delete(ID), null),
+
+  call(
+    'outputConnections.create',
+    (s) => s.outputConnections.create({ name: 'o', type: 'http', url: 'https://e.com', secret: 'x'.repeat(16) }),
+    S.OUTPUT_CONNECTION_FIELDS,
+  ),
+  call(
+    'outputConnections.list',
+    (s) => s.outputConnections.list({ limit: 5 }).toArray(),
+    S.OUTPUT_CONNECTION_FIELDS,
+    paged('outputConnections'),
+  ),
+  call('outputConnections.get', (s) => s.outputConnections.get(ID), S.OUTPUT_CONNECTION_FIELDS),
+  call(
+    'outputConnections.deliveries',
+    (s) => s.outputConnections.deliveries(ID, { limit: 5 }).toArray(),
+    S.OUTPUT_DELIVERY_FIELDS,
+    paged('deliveries'),
+  ),
+  call('outputConnections.delete', (s) => s.outputConnections.delete(ID), null),
 
   call('usage.get', (s) => s.usage.get({ from: '2024-01-01', to: '2024-01-31', priceListId: ID }), S.USAGE_FIELDS),
   call('usage.balance', (s) => s.usage.balance(), S.BALANCE_FIELDS),
@@ -194,6 +216,7 @@ export const NESTED: Array<[string, string[], Readonly<Record<string, Field>>]> 
   ['PATCH /v1/pricing-rules/{id}', ['match'], S.PRICING_MATCH_FIELDS],
   ['GET /v1/knowledge/{id}', ['source'], S.KNOWLEDGE_SOURCE_FIELDS],
   ['GET /v1/webhooks/{id}/deliveries', ['deliveries', '[]', 'attempts', '[]'], S.WEBHOOK_ATTEMPT_FIELDS],
+  ['GET /v1/output-connections/{id}/deliveries', ['deliveries', '[]', 'attempts', '[]'], S.OUTPUT_ATTEMPT_FIELDS],
 ];
 
 export interface Recorded {

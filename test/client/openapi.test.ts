@@ -117,6 +117,7 @@ describe('client vs. the served OpenAPI document', () => {
       'flowRuns',
       'flows',
       'knowledge',
+      'outputConnections',
       'priceLists',
       'projects',
       'runs',
