@@ -134,6 +134,17 @@ describe('flow triggers', () => {
     const wf = await h.temporal.client.workflow.getHandle(`flow-${done.id}`).describe();
     expect(wf.typedSearchAttributes.get(SvcWorkspaceId)).toBe(account.workspaceId);
 
+    // and it fires by the clock: with its spec made an interval of 2 s (the product takes crons, a minute at
+    // the finest), a tick arrives within seconds and makes another flow run
+    await handle.update((prev) => ({ ...prev, spec: { intervals: [{ every: '2s' }] } }));
+    let ticked: any[] = runs;
+    for (let i = 0; i < 150 && ticked.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      ticked = (await ok(h.request(`/v1/flows/${flow.id}/runs`, { headers: auth }), 200)).flowRuns;
+    }
+    expect(ticked.length).toBeGreaterThanOrEqual(2);
+    expect(ticked[0].trigger.type).toBe('schedule');
+
     // a manual trigger removes the schedule; so does deleting a schedule flow
     await ok(
       h.request(`/v1/flows/${flow.id}`, { method: 'PATCH', headers: auth, json: { trigger: { type: 'manual' } } }),
