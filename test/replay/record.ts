@@ -192,7 +192,7 @@ describe('record workflow histories for the replay test', () => {
     }
   });
 
-  it('a flow run through every step kind, and one cancelled at its approval', async () => {
+  it('a flow run through every step kind, and one cancelled while its agent step waits', async () => {
     const rx = await startReceiver();
     try {
       const key = bearer(await createKey(h, (await signUpScale()).account, [...FLOW_SCOPES]));
