@@ -2,6 +2,7 @@ import type { Config } from '../platform/config';
 import { createResolver } from '../platform/net/dnsServers';
 import type { Orm } from '../db/orm';
 import type { ModelRegistry } from '../domain/models/registry';
+import { createFlowActivities } from './flows';
 import { createRunActivities } from './runs';
 import type { ToolRegistry } from '../domain/tools/registry';
 import type { Temporal } from '../platform/temporal';
@@ -35,6 +36,11 @@ export function createActivities(deps: ActivityDeps) {
       },
     }),
     ...createEvalActivities(deps),
+    ...createFlowActivities({
+      orm: deps.orm,
+      models: deps.models,
+      http: { allowPrivate: deps.config.allowPrivateEgress, resolver: createResolver(deps.config.dnsServers) },
+    }),
     ...outputActivities(deps),
     /** The fan-out workflow's first activity: a delivery row per matching subscription. */
     async fanOutWebhooks(run: AnnouncedRun): Promise<string[]> {

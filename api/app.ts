@@ -47,6 +47,9 @@ import { knowledgeSearchRoutes } from './routes/knowledge/search';
 import { searchRoutes } from './routes/search';
 import { evalRoutes } from './routes/evals/evals';
 import { proposalRoutes } from './routes/proposals/proposals';
+import { flowRoutes } from './routes/flows/flows';
+import { flowRunRoutes } from './routes/flows/flowRuns';
+import { flowHookRoutes } from './routes/flows/hooks';
 import { createStorage, type Storage } from '../platform/storage/storage';
 
 export interface AppDeps {
@@ -64,7 +67,7 @@ export interface AppDeps {
 export const API_VERSION = '0.1.0';
 
 /** Every declared route of the API, in one list: the router and the OpenAPI document both read it. */
-export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] {
+export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: RateLimitStore }): RouteDef[] {
   const routes: RouteDef[] = [];
   const models = deps.models ?? createModelRegistry(deps.config.openai);
   const tools = createToolRegistry({
@@ -103,6 +106,9 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...searchRoutes(),
     ...appRoutes(),
     ...appDomainRoutes({ resolveTxt: createTxtResolver(deps.config.dnsServers) }),
+    ...flowRoutes({ config: deps.config, temporal: deps.temporal }),
+    ...flowRunRoutes({ config: deps.config, temporal: deps.temporal }),
+    ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, rateLimits: deps.rateLimits }),
   );
   return routes;
 }
@@ -119,8 +125,8 @@ export function createApp(deps: AppDeps): {
   const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
   const hub = new RunEventHub(deps.config.databaseUrl, deps.logger);
   const models = deps.models ?? createModelRegistry(deps.config.openai);
-  const routes = declareRoutes({ ...deps, models, hub });
   const rateLimits = new RateLimitStore();
+  const routes = declareRoutes({ ...deps, models, hub, rateLimits });
   const router = buildRouter(routes, { config: deps.config, rateLimits });
 
   app.use(requestId());

@@ -2,4 +2,6 @@
 export { runWorkflow } from './runWorkflow';
 export { webhookDeliveryWorkflow, webhookFanoutWorkflow } from './webhookDelivery';
 export { evalWorkflow } from './evalWorkflow';
+export { flowWorkflow } from './flowWorkflow';
+export { flowScheduleWorkflow } from './flowScheduleWorkflow';
 export { runOutputsWorkflow, saveOutputWorkflow } from './outputDelivery';

@@ -10,6 +10,8 @@ import { Files } from './resources/files.js';
 import { PriceLists } from './resources/price-lists.js';
 import { OutputConnections } from './resources/output-connections.js';
 import { Projects } from './resources/projects.js';
+import { Flows } from './resources/flows.js';
+import { FlowRuns } from './resources/flow-runs.js';
 import { Knowledge } from './resources/knowledge.js';
 import { Evals } from './resources/evals.js';
 import { Proposals } from './resources/proposals.js';
@@ -56,6 +58,10 @@ export class Svc {
   readonly proposals: Proposals;
   /** Projects that group agents, and their members. */
   readonly projects: Projects;
+  /** Flows: triggers and steps that run in order. */
+  readonly flows: Flows;
+  /** Runs of flows: read, approve, cancel. */
+  readonly flowRuns: FlowRuns;
   /** Price lists, pricing rules and quotes: what the workspace charges its own customers. */
   readonly priceLists: PriceLists;
   /** File library uploads and downloads. */
@@ -110,6 +116,8 @@ export class Svc {
     this.evals = new Evals(this.http);
     this.proposals = new Proposals(this.http);
     this.projects = new Projects(this.http);
+    this.flows = new Flows(this.http);
+    this.flowRuns = new FlowRuns(this.http);
     this.priceLists = new PriceLists(this.http);
     this.files = new Files(this.http);
     this.runs = new Runs(this.http);

@@ -32,6 +32,8 @@ export type { Files } from './resources/files.js';
 export type { PriceLists } from './resources/price-lists.js';
 export type { OutputConnections } from './resources/output-connections.js';
 export type { Projects } from './resources/projects.js';
+export type { Flows } from './resources/flows.js';
+export type { FlowRuns } from './resources/flow-runs.js';
 export type { Knowledge } from './resources/knowledge.js';
 export type { Evals } from './resources/evals.js';
 export type { Proposals } from './resources/proposals.js';
@@ -43,5 +45,6 @@ export { RUN_STATUSES, TERMINAL_STATUSES, PAUSED_STATUSES, isRunStatus, isTermin
 export type * from './types.js';
 export type * from './knowledge-types.js';
 export type * from './eval-types.js';
+export type * from './flow-types.js';
 export type * from './output-types.js';
 export type * from './app-types.js';

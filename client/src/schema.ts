@@ -38,6 +38,7 @@ import type {
 import type { OutputConnection, OutputDelivery, OutputDeliveryAttempt, RunShare } from './output-types.js';
 import type { KnowledgeDocument, KnowledgeSearchResult, KnowledgeSource, SearchResult } from './knowledge-types.js';
 import type { Eval, EvalCase, EvalResult, EvalRun, Proposal, ProposalChanges } from './eval-types.js';
+import type { Flow, FlowRun, FlowTemplate } from './flow-types.js';
 
 /** `required` or `optional`, as `T` declares key `K`. */
 type Presence<T, K extends keyof T> = {} extends Pick<T, K> ? 'optional' : 'required';
@@ -293,6 +294,38 @@ export const PROPOSAL_CHANGES_FIELDS = {
   modelId: 'optional',
   tools: 'optional',
 } as const satisfies Fields<ProposalChanges>;
+export const FLOW_FIELDS = {
+  id: R,
+  name: R,
+  description: N,
+  projectId: N,
+  status: R,
+  trigger: R,
+  steps: R,
+  webhookUrl: N,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<Flow>;
+export const FLOW_TEMPLATE_FIELDS = {
+  id: R,
+  name: R,
+  description: R,
+  needsAgent: R,
+  trigger: R,
+  steps: R,
+} as const satisfies Fields<FlowTemplate>;
+export const FLOW_RUN_FIELDS = {
+  id: R,
+  flowId: R,
+  status: R,
+  trigger: R,
+  steps: R,
+  error: N,
+  pendingApproval: N,
+  createdAt: R,
+  completedAt: N,
+} as const satisfies Fields<FlowRun>;
+export const WEBHOOK_TOKEN_FIELDS = { webhookUrl: R } as const satisfies Fields<{ webhookUrl: string }>;
 export const OUTPUT_CONNECTION_FIELDS = {
   id: R,
   name: R,

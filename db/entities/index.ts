@@ -7,6 +7,8 @@ import { EvalResultSchema, EvalRunSchema } from './EvalRun';
 import { FeedbackSchema } from './Feedback';
 import { ImprovementProposalSchema } from './ImprovementProposal';
 import { FileSchema } from './File';
+import { FlowSchema } from './Flow';
+import { FlowRunSchema } from './FlowRun';
 import { FolderSchema } from './Folder';
 import { KnowledgeDocumentSchema } from './KnowledgeDocument';
 import { RunSchema } from './Run';
@@ -34,6 +36,8 @@ export * from './EvalRun';
 export * from './Feedback';
 export * from './ImprovementProposal';
 export * from './File';
+export * from './Flow';
+export * from './FlowRun';
 export * from './Folder';
 export * from './KnowledgeDocument';
 export * from './Run';
@@ -75,6 +79,8 @@ export const entities = [
   OutboxEntrySchema,
   ProjectSchema,
   ProjectMemberSchema,
+  FlowSchema,
+  FlowRunSchema,
   PriceListSchema,
   PricingRuleSchema,
   KnowledgeDocumentSchema,

@@ -16,6 +16,7 @@ import { Migration20261123160100 } from './Migration20261123160100';
 import { Migration20261123170000 } from './Migration20261123170000';
 import { Migration20261123180000 } from './Migration20261123180000';
 import { Migration20261123180100 } from './Migration20261123180100';
+import { Migration20261123181000 } from './Migration20261123181000';
 import { Migration20261123182000 } from './Migration20261123182000';
 import { Migration20261123184000 } from './Migration20261123184000';
 
@@ -42,6 +43,7 @@ export const migrationsList = [
   { name: 'Migration20261123170000', class: Migration20261123170000 },
   { name: 'Migration20261123180000', class: Migration20261123180000 },
   { name: 'Migration20261123180100', class: Migration20261123180100 },
+  { name: 'Migration20261123181000', class: Migration20261123181000 },
   { name: 'Migration20261123182000', class: Migration20261123182000 },
   { name: 'Migration20261123184000', class: Migration20261123184000 },
 ];

@@ -7,6 +7,9 @@ import type { Temporal } from '../../platform/temporal';
 import { approveSignal, inputSignal, reviewSignal, runWorkflowId } from '../../workflows/messages';
 import { ensureEvalWorkflow } from '../evals/workflowStarter';
 import { ensureRunWorkflow } from '../runs/workflowStarter';
+import { flowApprovalSignal, flowWorkflowId } from '../../workflows/flowMessages';
+import { syncFlowSchedule } from '../flows/schedule';
+import { ensureFlowWorkflow } from '../flows/workflowStarter';
 import { announceRun } from '../webhooks/dispatch';
 import { saveRunOutputs } from '../outputs/runOutputs';
 
@@ -182,6 +185,22 @@ async function perform(deps: RelayDeps, em: EntityManager, call: OutboxCall): Pr
       await saveRunOutputs(em.fork(), client, taskQueue, call.run);
       return;
     }
+    case 'start_flow':
+      await ensureFlowWorkflow(client, call.taskQueue, call);
+      return;
+    case 'signal_flow':
+      await whileOpen(() =>
+        client.workflow.getHandle(flowWorkflowId(call.flowRunId)).signal(flowApprovalSignal, call.payload),
+      );
+      return;
+    case 'cancel_flow':
+      await whileOpen(async () => {
+        await client.workflow.getHandle(flowWorkflowId(call.flowRunId)).cancel();
+      });
+      return;
+    case 'sync_flow_schedule':
+      await syncFlowSchedule(em.fork(), client, call.taskQueue, call.flowId);
+      return;
   }
 }
 

@@ -4,6 +4,7 @@ import { bearer, createKey, sessionCookie, setPlan, signUp, type Account } from 
 import { startReceiver, until } from '../helpers/receiver';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
+import { waitForFlowRun } from '../flows/helpers';
 
 // Idempotency-Key on every POST (docs/api/limits.md#idempotency), against the real service.
 describe('Idempotency-Key on every POST', () => {
@@ -33,6 +34,8 @@ describe('Idempotency-Key on every POST', () => {
         'webhooks:manage',
         'keys:manage',
         'runner:run',
+        'flows:read',
+        'flows:manage',
       ]),
     );
   });
@@ -366,6 +369,38 @@ describe('Idempotency-Key on every POST', () => {
     const out2 = await post('POST /v1/console/auth/sign-out', '/v1/console/auth/sign-out', key, undefined, cookie);
     expect([out1.status, out2.status]).toEqual([204, 401]);
     covered.add('POST /v1/console/auth/verify-email'); // public, token-bound: a repeat verifies nothing more
+  });
+
+  it('flows: a create or token shows its webhook URL once (a repeat is 409); runs, approvals and cancels act once', async () => {
+    const def = { name: 'f', trigger: { type: 'webhook' }, steps: [{ name: 'ok', type: 'approval', message: 'go?' }] };
+    const key = randomUUID();
+    const made = await post('POST /v1/flows', '/v1/flows', key, def);
+    expect(made.status).toBe(201);
+    const flow = await made.json();
+    const again = await post('POST /v1/flows', '/v1/flows', key, def);
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.details).toEqual({ id: flow.id });
+    expect(await list('/v1/flows', 'flows')).toHaveLength(1);
+    const tokenKey = randomUUID();
+    expect(
+      (await post('POST /v1/flows/:id/webhook-token', `/v1/flows/${flow.id}/webhook-token`, tokenKey)).status,
+    ).toBe(200);
+    expect(
+      (await post('POST /v1/flows/:id/webhook-token', `/v1/flows/${flow.id}/webhook-token`, tokenKey)).status,
+    ).toBe(409);
+
+    const run = (await twice('POST /v1/flows/:id/run', `/v1/flows/${flow.id}/run`, { input: { a: 1 } })).body;
+    expect(await list(`/v1/flows/${flow.id}/runs`, 'flowRuns')).toHaveLength(1);
+    await waitForFlowRun(h, auth, run.id, 'waiting_approval');
+    expect(
+      (await twice('POST /v1/flow-runs/:id/approval', `/v1/flow-runs/${run.id}/approval`, { approved: true })).status,
+    ).toBe(202);
+
+    const second = await (
+      await h.request(`/v1/flows/${flow.id}/run`, { method: 'POST', headers: auth, json: {} })
+    ).json();
+    expect((await twice('POST /v1/flow-runs/:id/cancel', `/v1/flow-runs/${second.id}/cancel`)).status).toBe(202);
+    covered.add('POST /hooks/flows/:token'); // public, token-bound: no workspace to keep a key in, as sign-up
   });
 
   it('covers every POST route of the service (a new POST route needs a case here)', () => {

@@ -85,6 +85,22 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('projects.setMember', (s) => s.projects.setMember(ID, ID2, { role: 'editor' }), S.PROJECT_MEMBER_FIELDS),
   call('projects.removeMember', (s) => s.projects.removeMember(ID, ID2), null),
 
+  call('flows.create', (s) => s.flows.create({ templateId: 'approval-gated-http', name: 'f' }), S.FLOW_FIELDS),
+  call('flows.list', (s) => s.flows.list({ limit: 5, projectId: ID2 }).toArray(), S.FLOW_FIELDS, paged('flows')),
+  call('flows.get', (s) => s.flows.get(ID), S.FLOW_FIELDS),
+  call('flows.update', (s) => s.flows.update(ID, { status: 'paused' }), S.FLOW_FIELDS),
+  call('flows.delete', (s) => s.flows.delete(ID), null),
+  call('flows.templates', (s) => s.flows.templates(), S.FLOW_TEMPLATE_FIELDS, {
+    keys: ['templates'],
+    items: 'templates',
+  }),
+  call('flows.run', (s) => s.flows.run(ID, { input: { a: 1 } }), S.FLOW_RUN_FIELDS),
+  call('flows.regenerateWebhookToken', (s) => s.flows.regenerateWebhookToken(ID), S.WEBHOOK_TOKEN_FIELDS),
+  call('flowRuns.list', (s) => s.flowRuns.list(ID, { limit: 5 }).toArray(), S.FLOW_RUN_FIELDS, paged('flowRuns')),
+  call('flowRuns.get', (s) => s.flowRuns.get(ID), S.FLOW_RUN_FIELDS),
+  call('flowRuns.approve', (s) => s.flowRuns.approve(ID, { approved: true, comment: 'ok' }), S.FLOW_RUN_FIELDS),
+  call('flowRuns.cancel', (s) => s.flowRuns.cancel(ID), S.FLOW_RUN_FIELDS),
+
   call('priceLists.create', (s) => s.priceLists.create({ name: 'p', isDefault: true }), S.PRICE_LIST_FIELDS),
   call('priceLists.list', (s) => s.priceLists.list({ limit: 5 }).toArray(), S.PRICE_LIST_FIELDS, paged('priceLists')),
   call('priceLists.get', (s) => s.priceLists.get(ID), S.PRICE_LIST_FIELDS),

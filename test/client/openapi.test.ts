@@ -116,6 +116,8 @@ describe('client vs. the served OpenAPI document', () => {
       'apps',
       'evals',
       'files',
+      'flowRuns',
+      'flows',
       'knowledge',
       'outputConnections',
       'priceLists',
