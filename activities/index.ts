@@ -2,6 +2,7 @@ import type { Config } from '../platform/config';
 import { createResolver } from '../platform/net/dnsServers';
 import type { Orm } from '../db/orm';
 import type { ModelRegistry } from '../domain/models/registry';
+import { createFlowActivities } from './flows';
 import { createRunActivities } from './runs';
 import type { ToolRegistry } from '../domain/tools/registry';
 import type { Temporal } from '../platform/temporal';
@@ -9,6 +10,9 @@ import { announceRun, recordRunDeliveries, type AnnouncedRun } from '../domain/w
 import { createWebhookActivities } from './webhooks';
 import { createSavedTableActivities } from './savedTables';
 import { createSecretBox } from '../platform/secrets';
+import { createEvalActivities } from './evals';
+import { createOutputActivities } from './outputs';
+import { saveRunOutputs } from '../domain/outputs/runOutputs';
 
 export interface ActivityDeps {
   config: Config;
@@ -27,7 +31,10 @@ export function createActivities(deps: ActivityDeps) {
       models: deps.models,
       tools: deps.tools,
       onStatus: async (run) => {
-        await announceRun(deps.orm.em.fork(), deps.temporal.client, deps.config.temporal.taskQueue, run);
+        const { client } = deps.temporal;
+        await announceRun(deps.orm.em.fork(), client, deps.config.temporal.taskQueue, run);
+        // A succeeded run's output goes to its agent's save-output connections (docs/api/output-connections.md).
+        await saveRunOutputs(deps.orm.em.fork(), client, deps.config.temporal.taskQueue, run);
       },
     }),
     ...createSavedTableActivities({
@@ -38,6 +45,13 @@ export function createActivities(deps: ActivityDeps) {
         resolver: createResolver(deps.config.dnsServers),
       },
     }),
+    ...createEvalActivities(deps),
+    ...createFlowActivities({
+      orm: deps.orm,
+      models: deps.models,
+      http: { allowPrivate: deps.config.allowPrivateEgress, resolver: createResolver(deps.config.dnsServers) },
+    }),
+    ...outputActivities(deps),
     /** The fan-out workflow's first activity: a delivery row per matching subscription. */
     async fanOutWebhooks(run: AnnouncedRun): Promise<string[]> {
       return recordRunDeliveries(deps.orm.em.fork(), run);
@@ -47,10 +61,22 @@ export function createActivities(deps: ActivityDeps) {
 
 /** The activities of the webhook task queue (`webhookTaskQueue`): attempts and their outcome. */
 export function createDeliveryActivities(deps: Pick<ActivityDeps, 'config' | 'orm'>) {
-  return createWebhookActivities({
+  return {
+    ...createWebhookActivities({
+      orm: deps.orm,
+      allowPrivate: deps.config.allowPrivateWebhooks,
+      workspaceSlots: deps.config.webhookWorkspaceSlots,
+      resolver: createResolver(deps.config.dnsServers),
+    }),
+    ...outputActivities(deps),
+  };
+}
+
+/** The save-output activities, on both queues; guarded by the webhooks' rule (SVC_ALLOW_PRIVATE_WEBHOOKS). */
+function outputActivities(deps: Pick<ActivityDeps, 'config' | 'orm'>) {
+  return createOutputActivities({
     orm: deps.orm,
     allowPrivate: deps.config.allowPrivateWebhooks,
-    workspaceSlots: deps.config.webhookWorkspaceSlots,
     resolver: createResolver(deps.config.dnsServers),
   });
 }

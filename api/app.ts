@@ -20,9 +20,12 @@ import type { RouteDef } from './routes/route';
 import type { Temporal } from '../platform/temporal';
 import { createModelRegistry, type ModelRegistry } from '../domain/models/registry';
 import { createToolRegistry } from '../domain/tools/registry';
-import { createResolver } from '../platform/net/dnsServers';
+import { createResolver, createTxtResolver } from '../platform/net/dnsServers';
 import { RunEventHub } from '../domain/runs/eventHub';
 import { agentRoutes } from './routes/agents';
+import { appRoutes } from './routes/apps/apps';
+import { appDomainRoutes } from './routes/apps/domains';
+import { publicFace } from './routes/apps/publicFace';
 import { agentVersionRoutes } from './routes/agents/versions';
 import { catalogRoutes } from './routes/catalog';
 import { fileRoutes } from './routes/files';
@@ -35,11 +38,18 @@ import { projectRoutes } from './routes/projects/projects';
 import { runActionRoutes } from './routes/runActions';
 import { runEventRoutes } from './routes/runEvents';
 import { runRoutes } from './routes/runs';
+import { runShareRoutes } from './routes/runShares';
+import { outputConnectionRoutes } from './routes/outputs/connections';
 import { usageRoutes } from './routes/usage';
 import { webhookRoutes } from './routes/webhooks';
 import { knowledgeDocumentRoutes } from './routes/knowledge/documents';
 import { knowledgeSearchRoutes } from './routes/knowledge/search';
 import { searchRoutes } from './routes/search';
+import { evalRoutes } from './routes/evals/evals';
+import { proposalRoutes } from './routes/proposals/proposals';
+import { flowRoutes } from './routes/flows/flows';
+import { flowRunRoutes } from './routes/flows/flowRuns';
+import { flowHookRoutes } from './routes/flows/hooks';
 import { createStorage, type Storage } from '../platform/storage/storage';
 import { dataSourceRoutes } from './routes/dataSources/dataSources';
 import { dataSourceBrowseRoutes, dataSourceUploadRoutes } from './routes/dataSources/browse';
@@ -61,7 +71,7 @@ export interface AppDeps {
 export const API_VERSION = '0.1.0';
 
 /** Every declared route of the API, in one list: the router and the OpenAPI document both read it. */
-export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] {
+export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: RateLimitStore }): RouteDef[] {
   const routes: RouteDef[] = [];
   const models = deps.models ?? createModelRegistry(deps.config.openai);
   const tools = createToolRegistry({
@@ -79,11 +89,15 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...catalogRoutes({ models }),
     ...agentRoutes({ models, tools }),
     ...agentVersionRoutes({ models, tools }),
+    ...evalRoutes({ temporal: deps.temporal, config: deps.config }),
+    ...proposalRoutes({ models, tools }),
     ...runRoutes({ config: deps.config, temporal: deps.temporal, models }),
     ...runActionRoutes({ temporal: deps.temporal, config: deps.config }),
     ...runEventRoutes({ hub: deps.hub, config: deps.config }),
     ...localRunRoutes({ config: deps.config, temporal: deps.temporal, orm: deps.orm, logger: deps.logger }),
     ...webhookRoutes({ config: deps.config, temporal: deps.temporal }),
+    ...outputConnectionRoutes({ config: deps.config }),
+    ...runShareRoutes({ config: deps.config }),
     ...usageRoutes(),
     ...fileRoutes({ config: deps.config, storage }),
     ...folderRoutes(),
@@ -99,6 +113,11 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub }): RouteDef[] 
     ...dataSourceBrowseRoutes({ sources }),
     ...dataSourceUploadRoutes({ config: deps.config, storage }),
     ...savedTableRoutes({ temporal: deps.temporal, config: deps.config.temporal }),
+    ...appRoutes(),
+    ...appDomainRoutes({ resolveTxt: createTxtResolver(deps.config.dnsServers) }),
+    ...flowRoutes({ config: deps.config, temporal: deps.temporal }),
+    ...flowRunRoutes({ config: deps.config, temporal: deps.temporal }),
+    ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, rateLimits: deps.rateLimits }),
   );
   return routes;
 }
@@ -114,8 +133,10 @@ export function createApp(deps: AppDeps): {
   const hops = deps.config.trustProxyHops;
   const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
   const hub = new RunEventHub(deps.config.databaseUrl, deps.logger);
-  const routes = declareRoutes({ ...deps, hub });
-  const router = buildRouter(routes, { config: deps.config, rateLimits: new RateLimitStore() });
+  const models = deps.models ?? createModelRegistry(deps.config.openai);
+  const rateLimits = new RateLimitStore();
+  const routes = declareRoutes({ ...deps, models, hub, rateLimits });
+  const router = buildRouter(routes, { config: deps.config, rateLimits });
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
@@ -129,6 +150,8 @@ export function createApp(deps: AppDeps): {
   );
   // The console's static files (docs/console.md): before the router, and only under /console/.
   app.use(consoleStatic(deps.config));
+  // Published apps' public pages (docs/api/apps.md): no credential, outside the /v1 router.
+  app.use(publicFace({ config: deps.config, temporal: deps.temporal, models, rateLimits }));
   app.use(notFound(router));
   app.use(router.routes());
   // Koa's own error event would print stacks for errors we already rendered; our middleware logs them.

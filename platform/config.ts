@@ -53,7 +53,9 @@ const envSchema = z.object({
   SVC_SESSION_DAYS: intFrom(30),
   SVC_SIGNIN_RATE_PER_MIN: intFrom(10),
   SVC_SIGNUP_RATE_PER_MIN: intFrom(5),
+  SVC_SHARED_RATE_PER_MIN: intFrom(60),
   SVC_SESSION_RATE_PER_MIN: intFrom(120),
+  SVC_APP_RATE_PER_MIN: intFrom(10),
   SVC_TRIAL_CREDITS_USD: z.coerce.number().nonnegative().default(5),
   SVC_UNVERIFIED_RUN_LIMIT: z.coerce.number().int().nonnegative().default(3),
   SVC_MAX_JSON_BYTES: intFrom(1024 * 1024),
@@ -119,8 +121,12 @@ export interface Config {
   sessionTtlMs: number;
   signInRatePerMin: number;
   signUpRatePerMin: number;
+  /** Views of shared run dashboards per client IP per minute (docs/api/runs.md#sharing-a-run). */
+  sharedRatePerMin: number;
   /** Requests a console user (all of their sessions together) may make per minute. */
   sessionRatePerMin: number;
+  /** Runs one client IP (IPv6: its /64) may start through one published app per minute (docs/api/apps.md). */
+  appRatePerMin: number;
   trialCreditsUsd: number;
   unverifiedRunLimit: number;
   maxJsonBytes: number;
@@ -206,7 +212,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlMs: e.SVC_SESSION_DAYS * 24 * 3600 * 1000,
     signInRatePerMin: e.SVC_SIGNIN_RATE_PER_MIN,
     signUpRatePerMin: e.SVC_SIGNUP_RATE_PER_MIN,
+    sharedRatePerMin: e.SVC_SHARED_RATE_PER_MIN,
     sessionRatePerMin: e.SVC_SESSION_RATE_PER_MIN,
+    appRatePerMin: e.SVC_APP_RATE_PER_MIN,
     trialCreditsUsd: e.SVC_TRIAL_CREDITS_USD,
     unverifiedRunLimit: e.SVC_UNVERIFIED_RUN_LIMIT,
     maxJsonBytes: e.SVC_MAX_JSON_BYTES,

@@ -92,3 +92,25 @@ export interface SavedTableActivities {
   /** Reads the saved table's source and replaces its rows; a source failure is recorded, not thrown. */
   refreshSavedTable(savedTableId: string): Promise<void>;
 }
+
+/** One output to record for a save-output connection (docs/api/output-connections.md). */
+export interface OutputDeliveryRequest {
+  workspaceId: string;
+  connectionId: string;
+  output: unknown;
+  runId?: string | null;
+  flowRunId?: string | null;
+  /** One delivery per (connection, key): default `run:<runId>`; a flow step passes its own, e.g. `flow-run:<id>:<step>`. */
+  key?: string;
+}
+
+export interface OutputActivities {
+  /** Records an output for a connection; the delivery's id. Fails non-retryably when the connection is gone. */
+  recordOutputDelivery(req: OutputDeliveryRequest): Promise<string>;
+  /** A succeeded run's deliveries, one per live connection its agent version lists; the pending ones' ids. */
+  recordRunOutputs(runId: string): Promise<string[]>;
+  /** One attempt; throws to make Temporal retry. */
+  deliverOutput(deliveryId: string): Promise<void>;
+  /** Marks a delivery whose attempts are used up as failed. */
+  failOutputDelivery(deliveryId: string): Promise<void>;
+}

@@ -48,6 +48,8 @@ export interface AgentSettings {
   approvalTools?: string[];
   review: boolean;
   maxSteps: number;
+  /** Save-output connections the output of a succeeded run is sent to (docs/api/output-connections.md). */
+  saveOutput?: string[];
 }
 
 export type StepType = 'model' | 'tool' | 'input' | 'approval' | 'review';

@@ -2,3 +2,7 @@
 export { runWorkflow } from './runWorkflow';
 export { webhookDeliveryWorkflow, webhookFanoutWorkflow } from './webhookDelivery';
 export { savedTableRefreshWorkflow } from './savedTableRefresh';
+export { evalWorkflow } from './evalWorkflow';
+export { flowWorkflow } from './flowWorkflow';
+export { flowScheduleWorkflow } from './flowScheduleWorkflow';
+export { runOutputsWorkflow, saveOutputWorkflow } from './outputDelivery';

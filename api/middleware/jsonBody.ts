@@ -5,7 +5,7 @@ import type { AppState } from '../context';
 import { errors, type ValidationIssue } from '../../domain/errors';
 
 /** The request's bytes, decoded per Content-Encoding, refused as soon as they pass `maxBytes`. */
-async function readText(req: IncomingMessage, maxBytes: number): Promise<string> {
+export async function readText(req: IncomingMessage, maxBytes: number): Promise<string> {
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
   const decoders: Record<string, () => NodeJS.ReadWriteStream> = {
     gzip: createGunzip,
@@ -33,7 +33,7 @@ async function readText(req: IncomingMessage, maxBytes: number): Promise<string>
 // JSON.parse makes `"__proto__"` an own property, harmless until some code copies it with assignment
 // (Object.assign, a merge) and so replaces a prototype; the key is dropped at the door instead, wherever it
 // is nested (docs/api/errors.md).
-const dropProtoKeys = (key: string, value: unknown) => (key === '__proto__' ? undefined : value);
+export const dropProtoKeys = (key: string, value: unknown) => (key === '__proto__' ? undefined : value);
 
 /** Paths of strings and keys holding U+0000, which PostgreSQL text and jsonb cannot store. */
 function nulIssues(value: unknown, path: string[], out: ValidationIssue[]): ValidationIssue[] {

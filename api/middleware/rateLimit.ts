@@ -22,16 +22,23 @@ export async function enforceRateLimit(
   if (!result.allowed) throw errors.rateLimited(result.resetSec);
 }
 
+const IP_LIMITS = {
+  signin: (c: Config) => c.signInRatePerMin,
+  signup: (c: Config) => c.signUpRatePerMin,
+  shared: (c: Config) => c.sharedRatePerMin,
+} as const;
+export type IpRateLimit = keyof typeof IP_LIMITS;
+
 /**
- * Sign-in and sign-up are limited per client, in the shared store. The client IP is Koa's `ctx.ip`: the
+ * Sign-in, sign-up and shared run dashboards are limited per client, in the shared store. The client IP is Koa's `ctx.ip`: the
  * socket's address, or with `SVC_TRUST_PROXY=<hops>` the `X-Forwarded-For` entry that many from the right,
  * which the nearest trusted proxy wrote (entries further left are the client's to forge).
  */
 export function ipRateLimit(
-  kind: 'signin' | 'signup',
+  kind: IpRateLimit,
   deps: { config: Config; rateLimits: RateLimitStore },
 ): Middleware<AppState> {
-  const limit = kind === 'signin' ? deps.config.signInRatePerMin : deps.config.signUpRatePerMin;
+  const limit = IP_LIMITS[kind](deps.config);
   return async (ctx, next) => {
     await enforceRateLimit(ctx, deps.rateLimits, `${kind}:${clientSubject(ctx.ip)}`, limit);
     await next();

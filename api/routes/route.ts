@@ -1,6 +1,7 @@
 import type { ZodType } from 'zod';
 import type { AppContext } from '../context';
 import type { Scope } from '../../domain/identity/scopes';
+import type { IpRateLimit } from '../middleware/rateLimit';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -34,7 +35,7 @@ export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
   tag: string;
   access: Access;
   /** Per-client-IP limit for unauthenticated routes such as sign-in (docs/api/limits.md). */
-  ipRateLimit?: 'signin' | 'signup';
+  ipRateLimit?: IpRateLimit;
   body?: ZodType<B>;
   /** A body the handler streams itself (uploads): documented in OpenAPI, never parsed as JSON. */
   rawBody?: { contentTypes: string[]; description: string };

@@ -31,6 +31,12 @@ export function agentBodies(catalog: AgentCatalog) {
     approvalTools: z.array(tool).max(50).optional(),
     review: z.boolean().optional(),
     maxSteps: z.number().int().min(1).max(200).optional(),
+    // live output connections of the workspace (docs/api/output-connections.md); an unknown one is 404
+    saveOutput: z
+      .array(uuid)
+      .max(20)
+      .transform((ids) => [...new Set(ids)])
+      .optional(),
   });
   const definition = {
     instructions: text(0, 100_000).nullable().optional(),
@@ -39,6 +45,11 @@ export function agentBodies(catalog: AgentCatalog) {
     settings: settingsIn.optional(),
   };
   return {
+    /** An improvement proposal's `changes` (docs/api/proposals.md): a definition change, at least one field. */
+    proposalChanges: z
+      .strictObject(definition)
+      .refine((b) => Object.keys(b).length > 0, 'Nothing to change')
+      .meta({ minProperties: 1 }),
     createAgentBody: z.object({
       name: trimmedText(200),
       presetId: oneOf(catalog.presets, 100).optional(),
@@ -60,6 +71,7 @@ export const settingsOut = z.object({
   approvalTools: z.array(z.string()).optional(),
   review: z.boolean(),
   maxSteps: z.number().int(),
+  saveOutput: z.array(z.string()).optional(),
 });
 
 export const agentOut = z.object({

@@ -24,7 +24,9 @@ export const createKnowledgeBody = z
   .refine((b) => (b.text === undefined) !== (b.fileId === undefined), {
     message: 'Give exactly one of text and fileId',
     path: ['text'],
-  });
+  })
+  // the same rule, said in the OpenAPI document (a refinement has no JSON Schema of its own)
+  .meta({ oneOf: [{ required: ['text'] }, { required: ['fileId'] }] });
 
 export const updateKnowledgeBody = z
   .strictObject({

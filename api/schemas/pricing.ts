@@ -2,25 +2,16 @@ import { z } from 'zod';
 import { uuid } from './common';
 
 /**
- * A USD amount a caller sets on a price list: a finite number from 0 to `max` with at most 6 decimal
- * places, so it is stored exactly in micro-USD (docs/api/pricing.md#money).
+ * A USD amount a caller sets on a price list: a finite number from 0 to `max`, stored as integer
+ * micro-USD, so further decimal places are rounded to the nearest micro-USD, as spend caps are
+ * (docs/api/pricing.md#money). A JSON Schema cannot say "at most 6 decimals" of a binary float exactly.
  */
-const usd = (max: number) =>
-  z
-    .number()
-    .min(0)
-    .max(max)
-    // the sign is the minimum's to refuse; this counts decimals only
-    .refine((v) => /^-?\d+(\.\d{1,6})?$/.test(String(v)), 'At most 6 decimal places');
+const usd = (max: number) => z.number().min(0).max(max);
 
 const perRunUsd = usd(1_000_000);
 const perMTokUsd = usd(1_000_000);
-/** Up to 100,000 % (a thousandfold), at most 4 decimal places: stored as parts per million of the cost. */
-const markupPercent = z
-  .number()
-  .min(0)
-  .max(100_000)
-  .refine((v) => /^-?\d+(\.\d{1,4})?$/.test(String(v)), 'At most 4 decimal places');
+/** Up to 100,000 % (a thousandfold), stored as parts per million of the cost (so rounded to 4 decimal places). */
+const markupPercent = z.number().min(0).max(100_000);
 const priority = z.number().int().min(0).max(1_000_000);
 
 const name = z.string().trim().min(1).max(200);

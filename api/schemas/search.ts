@@ -2,10 +2,15 @@ import { z } from 'zod';
 import { SEARCH_TYPES, type SearchType } from '../../domain/search/workspace';
 import { searchText } from './knowledge';
 
-/** `types` is a comma list of result types; absent means all of them. */
+/**
+ * `types` is a comma list of result types; absent means all of them. The pattern says the same in the
+ * OpenAPI document, so a fuzzer knows which strings are valid.
+ */
+const TYPE = `(${SEARCH_TYPES.join('|')})`;
 const types = z
   .string()
   .max(200)
+  .regex(new RegExp(`^${TYPE}(,${TYPE})*$`), `A comma-separated list of ${SEARCH_TYPES.join(', ')}`)
   .transform((v) =>
     v
       .split(',')

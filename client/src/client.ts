@@ -5,10 +5,16 @@ import type { FetchLike, RequestSpec } from './http.js';
 import { readEnv } from './runtime.js';
 import { Agents } from './resources/agents.js';
 import { ApiKeys } from './resources/api-keys.js';
+import { Apps } from './resources/apps.js';
 import { Files } from './resources/files.js';
 import { PriceLists } from './resources/price-lists.js';
+import { OutputConnections } from './resources/output-connections.js';
 import { Projects } from './resources/projects.js';
+import { Flows } from './resources/flows.js';
+import { FlowRuns } from './resources/flow-runs.js';
 import { Knowledge } from './resources/knowledge.js';
+import { Evals } from './resources/evals.js';
+import { Proposals } from './resources/proposals.js';
 import { Runs } from './resources/runs.js';
 import { Search } from './resources/search.js';
 import { UsageResource } from './resources/usage.js';
@@ -48,8 +54,16 @@ export const DEFAULT_BASE_URL = 'http://localhost:3000';
 export class Svc {
   /** Agent definitions. */
   readonly agents: Agents;
+  /** Evals of agents and their runs (each case a real, charged run). */
+  readonly evals: Evals;
+  /** Improvement proposals: suggested changes to agents, accepted as new versions. */
+  readonly proposals: Proposals;
   /** Projects that group agents, and their members. */
   readonly projects: Projects;
+  /** Flows: triggers and steps that run in order. */
+  readonly flows: Flows;
+  /** Runs of flows: read, approve, cancel. */
+  readonly flowRuns: FlowRuns;
   /** Price lists, pricing rules and quotes: what the workspace charges its own customers. */
   readonly priceLists: PriceLists;
   /** File library uploads and downloads. */
@@ -58,8 +72,12 @@ export class Svc {
   readonly runs: Runs;
   /** Webhook subscriptions. */
   readonly webhooks: Webhooks;
+  /** Save-output connections: where succeeded runs' outputs are sent. */
+  readonly outputConnections: OutputConnections;
   /** Usage totals and balance. */
   readonly usage: UsageResource;
+  /** Published apps, their templates, usage and custom domains. */
+  readonly apps: Apps;
   /** API key management. */
   readonly apiKeys: ApiKeys;
   /** Knowledge documents and their search. */
@@ -101,12 +119,18 @@ export class Svc {
     this.baseUrl = baseUrl;
     this.http = new HttpClient({ apiKey, baseUrl, fetch: fetchFn, maxRetries, timeoutMs });
     this.agents = new Agents(this.http);
+    this.evals = new Evals(this.http);
+    this.proposals = new Proposals(this.http);
     this.projects = new Projects(this.http);
+    this.flows = new Flows(this.http);
+    this.flowRuns = new FlowRuns(this.http);
     this.priceLists = new PriceLists(this.http);
     this.files = new Files(this.http);
     this.runs = new Runs(this.http);
     this.webhooks = new Webhooks(this.http);
+    this.outputConnections = new OutputConnections(this.http);
     this.usage = new UsageResource(this.http);
+    this.apps = new Apps(this.http);
     this.apiKeys = new ApiKeys(this.http);
     this.knowledge = new Knowledge(this.http);
     this.search = new Search(this.http);

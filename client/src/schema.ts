@@ -8,6 +8,7 @@
  * `null` (or the reverse), is a type mismatch. So the maps cannot drift from the types, and the OpenAPI
  * test keeps the types from drifting from the service.
  */
+import type { App, AppDomain, AppDomainCheck, AppFormField, AppTemplate, AppUsage } from './app-types.js';
 import type {
   Agent,
   AgentSettings,
@@ -34,6 +35,7 @@ import type {
   WebhookDeliveryAttempt,
   WebhookDeliveryBody,
 } from './types.js';
+import type { OutputConnection, OutputDelivery, OutputDeliveryAttempt, RunShare } from './output-types.js';
 import type { KnowledgeDocument, KnowledgeSearchResult, KnowledgeSource, SearchResult } from './knowledge-types.js';
 import type {
   DataSource,
@@ -47,6 +49,8 @@ import type {
   SourceObjectDetail,
   UploadedSheets,
 } from './data-source-types.js';
+import type { Eval, EvalCase, EvalResult, EvalRun, Proposal, ProposalChanges } from './eval-types.js';
+import type { Flow, FlowRun, FlowTemplate } from './flow-types.js';
 
 /** `required` or `optional`, as `T` declares key `K`. */
 type Presence<T, K extends keyof T> = {} extends Pick<T, K> ? 'optional' : 'required';
@@ -127,6 +131,7 @@ export const AGENT_SETTINGS_FIELDS = {
   approvalTools: 'optional',
   review: R,
   maxSteps: R,
+  saveOutput: 'optional',
 } as const satisfies Fields<AgentSettings>;
 
 export const PROJECT_FIELDS = {
@@ -301,3 +306,141 @@ export const SAVED_TABLE_FIELDS = {
   updatedAt: R,
 } as const satisfies Fields<SavedTable>;
 export const SAVED_TABLE_ROWS_FIELDS = { rows: R, nextCursor: N } as const satisfies Fields<SavedTableRows>;
+export const EVAL_FIELDS = { id: R, agentId: R, name: R, cases: R, createdAt: R } as const satisfies Fields<Eval>;
+export const EVAL_CASE_FIELDS = {
+  input: R,
+  answers: 'optional',
+  expected: N,
+  scorer: R,
+} as const satisfies Fields<EvalCase>;
+export const EVAL_RUN_FIELDS = {
+  id: R,
+  evalId: R,
+  agentVersion: R,
+  status: R,
+  total: R,
+  passed: R,
+  score: N,
+  results: R,
+  createdAt: R,
+  completedAt: N,
+} as const satisfies Fields<EvalRun>;
+export const EVAL_RESULT_FIELDS = {
+  caseIndex: R,
+  runId: N,
+  passed: R,
+  score: R,
+  detail: N,
+} as const satisfies Fields<EvalResult>;
+export const PROPOSAL_FIELDS = {
+  id: R,
+  agentId: R,
+  baseVersion: R,
+  status: R,
+  changes: R,
+  rationale: R,
+  sourceFeedbackIds: R,
+  createdAt: R,
+} as const satisfies Fields<Proposal>;
+export const PROPOSAL_CHANGES_FIELDS = {
+  instructions: 'optional|null',
+  settings: 'optional',
+  modelId: 'optional',
+  tools: 'optional',
+} as const satisfies Fields<ProposalChanges>;
+export const FLOW_FIELDS = {
+  id: R,
+  name: R,
+  description: N,
+  projectId: N,
+  status: R,
+  trigger: R,
+  steps: R,
+  webhookUrl: N,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<Flow>;
+export const FLOW_TEMPLATE_FIELDS = {
+  id: R,
+  name: R,
+  description: R,
+  needsAgent: R,
+  trigger: R,
+  steps: R,
+} as const satisfies Fields<FlowTemplate>;
+export const FLOW_RUN_FIELDS = {
+  id: R,
+  flowId: R,
+  status: R,
+  trigger: R,
+  steps: R,
+  error: N,
+  pendingApproval: N,
+  createdAt: R,
+  completedAt: N,
+} as const satisfies Fields<FlowRun>;
+export const WEBHOOK_TOKEN_FIELDS = { webhookUrl: R } as const satisfies Fields<{ webhookUrl: string }>;
+export const OUTPUT_CONNECTION_FIELDS = {
+  id: R,
+  name: R,
+  type: R,
+  url: N,
+  savedTableId: N,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<OutputConnection>;
+export const OUTPUT_DELIVERY_FIELDS = {
+  id: R,
+  runId: N,
+  flowRunId: N,
+  status: R,
+  attempts: R,
+  createdAt: R,
+} as const satisfies Fields<OutputDelivery>;
+export const OUTPUT_ATTEMPT_FIELDS = {
+  at: R,
+  statusCode: N,
+  error: N,
+} as const satisfies Fields<OutputDeliveryAttempt>;
+export const RUN_SHARE_FIELDS = { url: R, token: R } as const satisfies Fields<RunShare>;
+export const APP_FIELDS = {
+  id: R,
+  name: R,
+  slug: R,
+  description: N,
+  agentId: R,
+  status: R,
+  form: R,
+  priceListId: N,
+  domains: R,
+  publicUrl: R,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<App>;
+export const APP_FORM_FIELD_FIELDS = {
+  name: R,
+  label: R,
+  type: R,
+  required: R,
+  options: 'optional',
+} as const satisfies Fields<AppFormField>;
+export const APP_DOMAIN_FIELDS = {
+  hostname: R,
+  status: R,
+  verification: R,
+  verifiedAt: N,
+  createdAt: R,
+} as const satisfies Fields<AppDomain>;
+export const APP_DOMAIN_CHECK_FIELDS = { ...APP_DOMAIN_FIELDS, check: R } as const satisfies Fields<AppDomainCheck>;
+export const APP_TEMPLATE_FIELDS = { id: R, name: R, description: R, form: R } as const satisfies Fields<AppTemplate>;
+export const APP_USAGE_FIELDS = {
+  appId: R,
+  from: R,
+  to: R,
+  runs: R,
+  inputTokens: R,
+  outputTokens: R,
+  costUsd: R,
+  priceListId: N,
+  billedUsd: N,
+} as const satisfies Fields<AppUsage>;

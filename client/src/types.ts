@@ -156,6 +156,8 @@ export interface AgentSettings {
   approvalTools?: string[];
   review: boolean;
   maxSteps: number;
+  /** Save-output connections a succeeded run's output is sent to. */
+  saveOutput?: string[];
 }
 
 /** An agent (latest version). */

@@ -1,6 +1,7 @@
 import { ArrayType, EntitySchema } from '@mikro-orm/core';
 import { BaseEntity } from './BaseEntity';
 import { keysetIndex } from './keysetIndex';
+import { Project } from './Project';
 import { Workspace } from './Workspace';
 
 /** The formats a knowledge document's text may come from (docs/api/knowledge.md). */
@@ -13,7 +14,7 @@ export type KnowledgeFormat = (typeof KNOWLEDGE_FORMATS)[number];
  * declared so the schema diff knows it, but never loaded or written through the ORM.
  */
 export class KnowledgeDocument extends BaseEntity {
-  /** Only for another engineer's projects; not validated yet (docs/api/knowledge.md). */
+  /** A project of the workspace, checked on every write; deleting the project sets it to null. */
   projectId: string | null = null;
   sourceFileId: string | null = null;
   /** Written by the database only; never set. */
@@ -65,7 +66,16 @@ export const KnowledgeDocumentSchema = new EntitySchema<KnowledgeDocument, BaseE
     sourceType: { type: 'string', length: 16 },
     sourceFileId: { type: 'uuid', nullable: true },
     sourceFormat: { type: 'string', length: 16 },
-    projectId: { type: 'uuid', nullable: true },
+    projectId: {
+      kind: 'm:1',
+      entity: () => Project,
+      mapToPk: true,
+      fieldName: 'project_id',
+      nullable: true,
+      foreignKeyName: 'knowledge_documents_project_id_fkey',
+      deleteRule: 'set null',
+      updateRule: 'cascade',
+    },
     agentIds: { type: ArrayType, columnType: 'text[]' },
     search: { type: 'unknown', columnType: 'tsvector', nullable: true, lazy: true, hidden: true },
   },

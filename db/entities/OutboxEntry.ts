@@ -1,5 +1,6 @@
 import { EntitySchema } from '@mikro-orm/core';
 import type { AnnouncedRun } from '../../workflows/activityTypes';
+import type { ApprovalPayload } from '../../workflows/flowMessages';
 import type { ApprovePayload, InputPayload, ReviewPayload } from '../../workflows/messages';
 import { BaseEntity } from './BaseEntity';
 
@@ -10,7 +11,21 @@ export type OutboxCall =
   | { kind: 'signal_run'; runId: string; signal: 'approve'; payload: ApprovePayload }
   | { kind: 'signal_run'; runId: string; signal: 'review'; payload: ReviewPayload }
   | { kind: 'cancel_run'; runId: string }
-  | { kind: 'announce_run'; run: AnnouncedRun; taskQueue?: string };
+  | { kind: 'announce_run'; run: AnnouncedRun; taskQueue?: string }
+  | { kind: 'start_eval'; evalRunId: string; workspaceId: string; agentId: string; taskQueue: string }
+  | { kind: 'start_flow'; flowRunId: string; workspaceId: string; taskQueue: string }
+  | { kind: 'signal_flow'; flowRunId: string; payload: ApprovalPayload }
+  | { kind: 'cancel_flow'; flowRunId: string }
+  | { kind: 'sync_flow_schedule'; flowId: string; taskQueue: string };
+
+/** The row's subject: the run, flow run or flow the call is about. */
+function subjectOf(call: OutboxCall): string {
+  if (call.kind === 'announce_run') return call.run.id;
+  if (call.kind === 'sync_flow_schedule') return call.flowId;
+  if (call.kind === 'start_eval') return call.evalRunId;
+  if ('flowRunId' in call) return call.flowRunId;
+  return call.runId;
+}
 
 /**
  * One row of the transactional outbox (docs/architecture.md): written in the same transaction as the
@@ -20,6 +35,7 @@ export type OutboxCall =
  */
 export class OutboxEntry extends BaseEntity {
   kind: OutboxCall['kind'];
+  /** The run, flow run or flow the call is about. */
   runId: string | null;
   /** One row per key: a retried request finds its first row instead of writing a second. */
   dedupeKey: string | null = null;
@@ -31,7 +47,7 @@ export class OutboxEntry extends BaseEntity {
   constructor(public call: OutboxCall) {
     super();
     this.kind = call.kind;
-    this.runId = call.kind === 'announce_run' ? call.run.id : call.runId;
+    this.runId = subjectOf(call);
   }
 }
 

@@ -1,7 +1,14 @@
 import { AgentSchema, AgentVersionSchema } from './Agent';
+import { AppDomainSchema, AppSchema } from './App';
+import { AppRunTokenSchema } from './AppRunToken';
 import { ApiKeySchema } from './ApiKey';
+import { EvalSchema } from './Eval';
+import { EvalResultSchema, EvalRunSchema } from './EvalRun';
 import { FeedbackSchema } from './Feedback';
+import { ImprovementProposalSchema } from './ImprovementProposal';
 import { FileSchema } from './File';
+import { FlowSchema } from './Flow';
+import { FlowRunSchema } from './FlowRun';
 import { FolderSchema } from './Folder';
 import { DataSourceSchema } from './DataSource';
 import { DataSourceSheetSchema } from './DataSourceSheet';
@@ -10,10 +17,12 @@ import { SavedTableRowSchema, SavedTableSchema } from './SavedTable';
 import { RunSchema } from './Run';
 import { RunStepSchema } from './RunStep';
 import { RunMessageSchema } from './RunMessage';
+import { RunShareSchema } from './RunShare';
 import { BaseEntitySchema } from './BaseEntity';
 import { LedgerEntrySchema } from './LedgerEntry';
 import { MembershipSchema } from './Membership';
 import { OutboxEntrySchema } from './OutboxEntry';
+import { OutputConnectionSchema, OutputDeliverySchema } from './OutputConnection';
 import { PriceListSchema, PricingRuleSchema } from './PriceList';
 import { ProjectMemberSchema, ProjectSchema } from './Project';
 import { SessionSchema } from './Session';
@@ -22,18 +31,27 @@ import { WebhookDeliverySchema, WebhookEventRecordSchema, WebhookSubscriptionSch
 import { WorkspaceSchema } from './Workspace';
 
 export * from './Agent';
+export * from './App';
+export * from './AppRunToken';
 export * from './ApiKey';
+export * from './Eval';
+export * from './EvalRun';
 export * from './Feedback';
+export * from './ImprovementProposal';
 export * from './File';
+export * from './Flow';
+export * from './FlowRun';
 export * from './Folder';
 export * from './KnowledgeDocument';
 export * from './Run';
 export * from './RunStep';
 export * from './RunMessage';
+export * from './RunShare';
 export * from './BaseEntity';
 export * from './LedgerEntry';
 export * from './Membership';
 export * from './OutboxEntry';
+export * from './OutputConnection';
 export * from './PriceList';
 export * from './Project';
 export * from './Session';
@@ -67,6 +85,8 @@ export const entities = [
   OutboxEntrySchema,
   ProjectSchema,
   ProjectMemberSchema,
+  FlowSchema,
+  FlowRunSchema,
   PriceListSchema,
   PricingRuleSchema,
   KnowledgeDocumentSchema,
@@ -74,4 +94,14 @@ export const entities = [
   DataSourceSheetSchema,
   SavedTableSchema,
   SavedTableRowSchema,
+  EvalSchema,
+  EvalRunSchema,
+  EvalResultSchema,
+  ImprovementProposalSchema,
+  OutputConnectionSchema,
+  OutputDeliverySchema,
+  RunShareSchema,
+  AppSchema,
+  AppDomainSchema,
+  AppRunTokenSchema,
 ];

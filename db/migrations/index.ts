@@ -14,8 +14,13 @@ import { Migration20261123150000 } from './Migration20261123150000';
 import { Migration20261123160000 } from './Migration20261123160000';
 import { Migration20261123160100 } from './Migration20261123160100';
 import { Migration20261123170000 } from './Migration20261123170000';
+import { Migration20261123180000 } from './Migration20261123180000';
+import { Migration20261123180100 } from './Migration20261123180100';
+import { Migration20261123181000 } from './Migration20261123181000';
+import { Migration20261123182000 } from './Migration20261123182000';
 import { Migration20261123183000 } from './Migration20261123183000';
 import { Migration20261123183100 } from './Migration20261123183100';
+import { Migration20261123184000 } from './Migration20261123184000';
 
 /**
  * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
@@ -38,6 +43,11 @@ export const migrationsList = [
   { name: 'Migration20261123160000', class: Migration20261123160000 },
   { name: 'Migration20261123160100', class: Migration20261123160100 },
   { name: 'Migration20261123170000', class: Migration20261123170000 },
+  { name: 'Migration20261123180000', class: Migration20261123180000 },
+  { name: 'Migration20261123180100', class: Migration20261123180100 },
+  { name: 'Migration20261123181000', class: Migration20261123181000 },
+  { name: 'Migration20261123182000', class: Migration20261123182000 },
   { name: 'Migration20261123183000', class: Migration20261123183000 },
   { name: 'Migration20261123183100', class: Migration20261123183100 },
+  { name: 'Migration20261123184000', class: Migration20261123184000 },
 ];

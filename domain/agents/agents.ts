@@ -5,6 +5,7 @@ import { errors, type ValidationIssue } from '../errors';
 import type { Identity } from '../identity/identity';
 import type { ModelRegistry } from '../models/registry';
 import { findPage } from '../pagination';
+import { unknownConnections } from '../outputs/connections';
 import { projectFromBody } from '../projects/find';
 import { savedReads, savedTablesFromBody } from '../savedTables/links';
 import type { ToolRegistry } from '../tools/registry';
@@ -47,6 +48,21 @@ export function checkDefinition(deps: AgentDeps, d: Definition): void {
   if (issues.length) throw errors.validation(issues);
 }
 
+/**
+ * The save-output connections a definition lists must be live connections of the workspace. Ids in a
+ * body that name nothing are 400 at their path, like a `projectId` (docs/api/output-connections.md).
+ */
+async function checkSaveOutput(em: EntityManager, workspaceId: string, ids: string[] | undefined): Promise<void> {
+  const unknown = await unknownConnections(em, workspaceId, ids ?? []);
+  if (unknown.length === 0) return;
+  throw errors.validation(
+    unknown.map((id) => ({
+      path: `settings.saveOutput.${ids!.indexOf(id)}`,
+      message: `Unknown output connection ${id}`,
+    })),
+  );
+}
+
 const sameDefinition = (a: Definition, b: Definition): boolean =>
   JSON.stringify({ instructions: a.instructions, modelId: a.modelId, tools: a.tools, settings: a.settings }) ===
   JSON.stringify({ instructions: b.instructions, modelId: b.modelId, tools: b.tools, settings: b.settings });
@@ -71,6 +87,7 @@ export async function createAgent(
     settings: { ...preset.settings, ...(input.settings ?? {}) } as AgentSettings,
   };
   checkDefinition(deps, def);
+  await checkSaveOutput(em, identity.workspaceId, input.settings?.saveOutput);
   const project = await projectFromBody(em, identity.workspaceId, input.projectId);
   const agent = new Agent(em.getReference(Workspace, identity.workspaceId), input.name, presetId, 1);
   agent.project = project ?? null;
@@ -122,6 +139,7 @@ export async function updateAgent(
   if (input.savedTableIds !== undefined) {
     agent.savedTableIds = await savedTablesFromBody(em, identity.workspaceId, input.savedTableIds);
   }
+  await checkSaveOutput(em, identity.workspaceId, input.settings?.saveOutput);
   const project = await projectFromBody(em, identity.workspaceId, input.projectId);
   if (project !== undefined) agent.project = project;
   const was = await currentVersion(em, agent);

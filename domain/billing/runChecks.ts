@@ -3,7 +3,7 @@ import type { Run } from '../../db/entities/Run';
 import type { ModelInfo } from '../models/types';
 import { estimateRunCostUsd } from '../models/registry';
 import type { Config } from '../../platform/config';
-import type { Identity } from '../identity/identity';
+import type { RunCreator } from '../identity/identity';
 import { ApiError } from '../errors';
 import { microsToUsd, usdToMicros } from './money';
 import { holdForCreate } from './holds';
@@ -18,7 +18,7 @@ import { spentThisMonthMicros } from './spend';
  */
 export async function checkRunAllowed(
   tx: EntityManager,
-  identity: Identity,
+  identity: RunCreator,
   model: ModelInfo,
   input: unknown,
   config: Config,

@@ -91,11 +91,10 @@ export async function completeKey(em: EntityManager, scope: KeyScope, response: 
  * transaction per operation), so the caller's retry acts instead of replaying a failure.
  */
 export async function releaseKey(em: EntityManager, scope: KeyScope): Promise<void> {
-  await em.execute(`delete from idempotency_keys where workspace_id = ? and route = ? and key = ? and state = 'running'`, [
-    scope.workspaceId,
-    scope.route,
-    scope.key,
-  ]);
+  await em.execute(
+    `delete from idempotency_keys where workspace_id = ? and route = ? and key = ? and state = 'running'`,
+    [scope.workspaceId, scope.route, scope.key],
+  );
 }
 
 /** Deletes keys past their window, a batch at a time (the recovery sweep calls it). */

@@ -14,3 +14,10 @@ export type Identity =
       emailVerified: boolean;
       plan: Plan;
     };
+
+/**
+ * Who starts a run: a caller of the API, or a published app's public page on behalf of its workspace
+ * (docs/api/apps.md), which holds no key and no session, so neither a key's spend cap nor the unverified
+ * limit applies to it; the workspace's credits still do.
+ */
+export type RunCreator = Identity | { actor: 'app'; workspaceId: string; appId: string };

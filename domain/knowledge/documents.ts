@@ -6,6 +6,7 @@ import type { Storage } from '../../platform/storage/storage';
 import { errors } from '../errors';
 import { File } from '../../db/entities/File';
 import { findPage } from '../pagination';
+import { projectFromBody } from '../projects/find';
 import { ExtractError, extractText, fileFormat } from './extract';
 import { serializeKnowledge, type KnowledgeView } from './presenters';
 
@@ -104,7 +105,7 @@ async function textOfFile(
 
 /**
  * Creates a document from `text` or from the library file `fileId` (docs/api/knowledge.md).
- * @throws `validation_error` for an unknown agent or file, a file of another format, text over the limit
+ * @throws `validation_error` for an unknown agent, project or file, a file of another format, text over the limit
  */
 export async function createKnowledge(
   em: EntityManager,
@@ -114,6 +115,7 @@ export async function createKnowledge(
   limits: KnowledgeLimits,
 ): Promise<KnowledgeView> {
   const agentIds = await checkAgents(em, workspaceId, input.agentIds ?? []);
+  const project = await projectFromBody(em, workspaceId, input.projectId);
   const source =
     input.fileId !== undefined
       ? await textOfFile(em, storage, workspaceId, input.fileId, limits)
@@ -129,7 +131,7 @@ export async function createKnowledge(
     agentIds,
   );
   doc.sourceFileId = input.fileId ?? null;
-  doc.projectId = input.projectId ?? null;
+  doc.projectId = project?.id ?? null;
   await em.persist(doc).flush();
   return serializeKnowledge(doc);
 }
@@ -141,7 +143,7 @@ export async function getKnowledge(em: EntityManager, workspaceId: string, id: s
 
 /**
  * Changes the title, the text (the document's source becomes `text`), the linked agents or the project.
- * @throws `not_found`; `validation_error` for an unknown agent or text over the limit
+ * @throws `not_found`; `validation_error` for an unknown agent or project, or text over the limit
  */
 export async function updateKnowledge(
   em: EntityManager,
@@ -153,7 +155,9 @@ export async function updateKnowledge(
   const doc = await findKnowledge(em, workspaceId, id);
   if (patch.agentIds !== undefined) doc.agentIds = await checkAgents(em, workspaceId, patch.agentIds);
   if (patch.title !== undefined) doc.title = patch.title;
-  if (patch.projectId !== undefined) doc.projectId = patch.projectId;
+  if (patch.projectId !== undefined) {
+    doc.projectId = (await projectFromBody(em, workspaceId, patch.projectId))?.id ?? null;
+  }
   if (patch.text !== undefined) {
     if (patch.text.length > limits.maxChars) throw tooLong('text', limits.maxChars);
     doc.text = patch.text;

@@ -5,8 +5,13 @@ import type { Orm } from '../../db/orm';
 import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
 import { approveSignal, inputSignal, reviewSignal, runWorkflowId } from '../../workflows/messages';
+import { ensureEvalWorkflow } from '../evals/workflowStarter';
 import { ensureRunWorkflow } from '../runs/workflowStarter';
+import { flowApprovalSignal, flowWorkflowId } from '../../workflows/flowMessages';
+import { syncFlowSchedule } from '../flows/schedule';
+import { ensureFlowWorkflow } from '../flows/workflowStarter';
 import { announceRun } from '../webhooks/dispatch';
+import { saveRunOutputs } from '../outputs/runOutputs';
 
 /**
  * The transactional outbox (docs/architecture.md). A change that owes Temporal a call (start a run's
@@ -166,8 +171,35 @@ async function perform(deps: RelayDeps, em: EntityManager, call: OutboxCall): Pr
         await client.workflow.getHandle(runWorkflowId(call.runId)).cancel();
       });
       return;
-    case 'announce_run':
-      await announceRun(em.fork(), client, call.taskQueue ?? deps.config.temporal.taskQueue, call.run);
+    case 'start_eval':
+      await ensureEvalWorkflow(client, call.taskQueue, {
+        id: call.evalRunId,
+        workspaceId: call.workspaceId,
+        agentId: call.agentId,
+      });
+      return;
+    case 'announce_run': {
+      const taskQueue = call.taskQueue ?? deps.config.temporal.taskQueue;
+      await announceRun(em.fork(), client, taskQueue, call.run);
+      // Local runs that succeeded save their output like any other (docs/api/output-connections.md).
+      await saveRunOutputs(em.fork(), client, taskQueue, call.run);
+      return;
+    }
+    case 'start_flow':
+      await ensureFlowWorkflow(client, call.taskQueue, call);
+      return;
+    case 'signal_flow':
+      await whileOpen(() =>
+        client.workflow.getHandle(flowWorkflowId(call.flowRunId)).signal(flowApprovalSignal, call.payload),
+      );
+      return;
+    case 'cancel_flow':
+      await whileOpen(async () => {
+        await client.workflow.getHandle(flowWorkflowId(call.flowRunId)).cancel();
+      });
+      return;
+    case 'sync_flow_schedule':
+      await syncFlowSchedule(em.fork(), client, call.taskQueue, call.flowId);
       return;
   }
 }

@@ -1,6 +1,6 @@
 import type { PricingRule } from '../../db/entities/PriceList';
 
-/** What a price is asked for: the agent, the model it runs on, the published app (none yet for runs). */
+/** What a price is asked for: the agent, the model it runs on, the published app a run was made through. */
 export interface Subject {
   agentId: string;
   modelId: string;

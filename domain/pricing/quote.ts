@@ -53,6 +53,7 @@ export async function quote(
 interface GroupRow {
   agent_id: string;
   model_id: string;
+  app_id: string | null;
   runs: string;
   input_tokens: string;
   output_tokens: string;
@@ -61,9 +62,10 @@ interface GroupRow {
 
 /**
  * What a price list bills for the runs a usage report counts (finished between two UTC days, both
- * included): each run priced by the rule that matches its agent and the model of the version it ran,
- * the markup applied to what the service actually charged for it. Runs are priced in groups of one agent
- * and model, each group rounded once to the micro-USD. Throws `validation_error` (path `priceListId`)
+ * included): each run priced by the rule that matches its agent, the model of the version it ran and the
+ * published app whose public page started it (docs/api/apps.md),
+ * the markup applied to what the service actually charged for it. Runs are priced in groups of one agent,
+ * model and app, each group rounded once to the micro-USD. Throws `validation_error` (path `priceListId`)
  * for a list that is not the workspace's: the id is in the query, not the path.
  */
 export async function billedMicros(
@@ -77,19 +79,22 @@ export async function billedMicros(
   if (!list) throw errors.validation([{ path: 'priceListId', message: `Unknown price list ${priceListId}` }]);
   const rules = await em.find(PricingRule, { priceList: list.id });
   const groups = await em.getConnection().execute<GroupRow[]>(
-    `select r.agent_id::text as agent_id, coalesce(v.model_id, '') as model_id, count(*) as runs,
+    `select r.agent_id::text as agent_id, coalesce(v.model_id, '') as model_id, t.app_id::text as app_id,
+            count(*) as runs,
             coalesce(sum(r.input_tokens), 0) as input_tokens, coalesce(sum(r.output_tokens), 0) as output_tokens,
             coalesce(sum(r.cost_micros), 0) as cost_micros
        from runs r left join agent_versions v on v.agent_id = r.agent_id and v.version = r.agent_version
+       left join app_run_tokens t on t.run_id = r.id
       where r.workspace_id = ? and r.completed_at >= ?::date and r.completed_at < ?::date + 1
-      group by 1, 2`,
+      group by 1, 2, 3`,
     [workspaceId, from, to],
   );
   let total = 0;
   for (const g of groups) {
     const q = { runs: Number(g.runs), inputTokens: Number(g.input_tokens), outputTokens: Number(g.output_tokens) };
     const cost = BigInt(g.cost_micros) * 1_000_000n;
-    total += price(rules, { agentId: g.agent_id, modelId: g.model_id }, q, cost).micros;
+    const subject = { agentId: g.agent_id, modelId: g.model_id, appId: g.app_id ?? undefined };
+    total += price(rules, subject, q, cost).micros;
   }
   return total;
 }

@@ -10,7 +10,7 @@ import { settleRun } from '../billing/charge';
 import { checkRunAllowed } from '../billing/runChecks';
 import { errors } from '../errors';
 import { findWorkspaceFiles } from '../files/files';
-import type { Identity } from '../identity/identity';
+import type { RunCreator } from '../identity/identity';
 import type { ModelRegistry } from '../models/registry';
 import { appendRunEvent } from './events';
 import { findAgent } from '../agents/find';
@@ -48,7 +48,7 @@ export interface CreateRunResult {
 export async function createRun(
   deps: CreateRunDeps,
   em: EntityManager,
-  identity: Identity,
+  identity: RunCreator,
   body: CreateRunRequest,
   key: string | null,
 ): Promise<CreateRunResult> {
@@ -72,7 +72,7 @@ export async function createRun(
   run.idempotencyKey = key;
   run.requestHash = hash;
   if (identity.actor === 'api_key') run.apiKeyId = identity.keyId;
-  else run.userId = identity.userId;
+  else if (identity.actor === 'session') run.userId = identity.userId;
   let start!: OutboxEntry;
   try {
     await em.transactional(async (tx) => {

@@ -34,11 +34,10 @@ export async function listSteps(
   query: { limit: number; cursor?: string },
 ): Promise<{ items: RunStep[]; nextCursor: string | null }> {
   const after = decodePositionCursor(query.cursor);
-  const rows = await em.find(
-    RunStep,
-    after === undefined ? { runId } : { runId, index: { $gt: after } },
-    { orderBy: { index: 'asc' }, limit: query.limit + 1 },
-  );
+  const rows = await em.find(RunStep, after === undefined ? { runId } : { runId, index: { $gt: after } }, {
+    orderBy: { index: 'asc' },
+    limit: query.limit + 1,
+  });
   const items = rows.slice(0, query.limit);
   const last = items[items.length - 1];
   return { items, nextCursor: rows.length > query.limit ? encodePositionCursor(last.index) : null };

@@ -27,7 +27,7 @@ export async function findSubscription(
  * (`SVC_DNS_SERVERS`, default the system resolver). Returns the normalised URL.
  * @throws 400 `webhook.url_not_public`, naming the reason under `url`
  */
-async function checkUrl(url: string, opts: { allowPrivate: boolean; resolver?: Resolver }): Promise<string> {
+export async function checkUrl(url: string, opts: { allowPrivate: boolean; resolver?: Resolver }): Promise<string> {
   try {
     return (await resolvePublicUrl(url, opts)).url.toString();
   } catch (err) {

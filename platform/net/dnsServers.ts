@@ -59,3 +59,23 @@ export function createResolver(servers: readonly string[]): Resolver {
     return answers;
   };
 }
+
+/** Looks up the TXT records of a name: each record's character-strings, as `dns.resolveTxt` gives them. */
+export type TxtResolver = (name: string) => Promise<string[][]>;
+
+/**
+ * A {@link TxtResolver} asking exactly `servers` (with none, the system's resolver), with the timeouts of
+ * {@link createResolver}. A name without TXT records (NXDOMAIN, NODATA) answers `[]`; other failures throw.
+ */
+export function createTxtResolver(servers: readonly string[]): TxtResolver {
+  const resolver = new dns.Resolver({ timeout: TIMEOUT_MS, tries: TRIES });
+  if (servers.length > 0) resolver.setServers([...servers]);
+  return async (name) => {
+    try {
+      return await resolver.resolveTxt(name);
+    } catch (err) {
+      if (notFound((err as NodeJS.ErrnoException | null)?.code)) return [];
+      throw err;
+    }
+  };
+}

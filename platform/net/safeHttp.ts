@@ -10,7 +10,7 @@ import { pinnedLookup, resolvePublicUrl, type ResolvedAddress, type Resolver } f
  */
 
 export interface SafeRequestInit {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
   body?: Buffer | string;
   /** Overall budget: DNS resolution, connect and the whole response. */

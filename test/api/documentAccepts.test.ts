@@ -123,8 +123,12 @@ describe('the document and the service agree', () => {
         'deleteV1AgentsId',
         'getV1AgentsId',
         'getV1AgentsIdDefinition',
+        'getV1AgentsIdEvals',
+        'getV1AgentsIdProposals',
         'getV1AgentsIdVersions',
         'patchV1AgentsId',
+        'postV1AgentsIdEvals',
+        'postV1AgentsIdProposals',
         'postV1Runs',
       ].sort(),
     );

@@ -45,6 +45,17 @@ describe('HTTP foundation', () => {
     await expectEnvelope(res, 405, 'not_found');
   });
 
+  it('keeps a literal path its own: another method there is 405, not the parameter route beside it', async () => {
+    // GET /v1/knowledge/search is declared; PATCH/DELETE exist only for /v1/knowledge/:id
+    for (const method of ['PATCH', 'DELETE']) {
+      const res = await h.request('/v1/knowledge/search?q=x', { method });
+      expect(res.headers.get('allow')).toBe('GET');
+      await expectEnvelope(res, 405, 'not_found');
+    }
+    const options = await h.request('/v1/knowledge/search', { method: 'OPTIONS' });
+    expect([options.status, options.headers.get('allow')]).toEqual([204, 'GET']);
+  });
+
   it('rejects invalid JSON with 400 invalid_json', async () => {
     const res = await h.request('/v1/console/auth/sign-in', {
       method: 'POST',

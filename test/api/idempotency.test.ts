@@ -4,6 +4,7 @@ import { bearer, createKey, sessionCookie, setPlan, signUp, type Account } from 
 import { startReceiver, until } from '../helpers/receiver';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
+import { waitForFlowRun } from '../flows/helpers';
 
 // Idempotency-Key on every POST (docs/api/limits.md#idempotency), against the real service.
 describe('Idempotency-Key on every POST', () => {
@@ -33,6 +34,8 @@ describe('Idempotency-Key on every POST', () => {
         'webhooks:manage',
         'keys:manage',
         'runner:run',
+        'flows:read',
+        'flows:manage',
       ]),
     );
   });
@@ -249,6 +252,73 @@ describe('Idempotency-Key on every POST', () => {
     expect(await list(`/v1/agents/${agent.id}/versions`, 'versions')).toHaveLength(2);
   });
 
+  it('evals, eval runs and proposals: one effect, the same answer twice', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
+    const evalBody = { name: 'e', cases: [{ input: {}, expected: null, scorer: 'exact' }] };
+    const created = await twice('POST /v1/agents/:id/evals', `/v1/agents/${agent.id}/evals`, evalBody);
+    expect(created.status).toBe(201);
+    expect(await list(`/v1/agents/${agent.id}/evals`, 'evals')).toHaveLength(1);
+    expect((await twice('POST /v1/evals/:id/runs', `/v1/evals/${created.body.id}/runs`, {})).status).toBe(202);
+    expect(await list(`/v1/evals/${created.body.id}/runs`, 'evalRuns')).toHaveLength(1);
+
+    const proposals = `/v1/agents/${agent.id}/proposals`;
+    const change = (instructions: string) => ({ changes: { instructions }, rationale: 'r' });
+    const a = await twice('POST /v1/agents/:id/proposals', proposals, change('A'));
+    expect(a.status).toBe(201);
+    expect(await list(proposals, 'proposals')).toHaveLength(1);
+    expect((await twice('POST /v1/proposals/:id/accept', `/v1/proposals/${a.body.id}/accept`)).status).toBe(201);
+    expect(await list(`/v1/agents/${agent.id}/versions`, 'versions')).toHaveLength(2);
+    const b = await (await h.request(proposals, { method: 'POST', headers: auth, json: change('B') })).json();
+    expect((await twice('POST /v1/proposals/:id/reject', `/v1/proposals/${b.id}/reject`)).status).toBe(200);
+  });
+
+  it('output connections replay; a repeated share cannot show its token again (409) and keeps the first link', async () => {
+    const conn = { name: 'Sink', type: 'http', url: 'http://127.0.0.1:9/out', secret: 's'.repeat(16) };
+    const created = await twice('POST /v1/output-connections', '/v1/output-connections', conn);
+    expect(created.status).toBe(201);
+    expect(created.body).not.toHaveProperty('secret');
+    expect(await list('/v1/output-connections', 'outputConnections')).toHaveLength(1);
+
+    const echo = await createAgent(h, auth, { presetId: 'general-assistant' });
+    const run = await createRun(h, auth, { agentId: echo.id });
+    const key = randomUUID();
+    const first = await post('POST /v1/runs/:id/share', `/v1/runs/${run.id}/share`, key);
+    expect(first.status).toBe(201);
+    const { token } = await first.json();
+    const again = await post('POST /v1/runs/:id/share', `/v1/runs/${run.id}/share`, key);
+    expect(again.status).toBe(409);
+    expect(await again.text()).not.toContain(token);
+    expect((await h.request(`/shared/runs/${token}`)).status).toBe(200);
+  });
+
+  it('apps, publish, pause and domains: one effect, the same answer twice', async () => {
+    const key = bearer(await createKey(h, owner, ['apps:manage', 'agents:write']));
+    const agent = await createAgent(h, key, {});
+    const body = { templateId: 'summarizer', slug: `idem-${randomUUID().slice(0, 8)}`, agentId: agent.id };
+    const sent = async (route: string, path: string, json?: unknown) => {
+      const k = randomUUID();
+      const first = await post(route, path, k, json, key);
+      const second = await post(route, path, k, json, key);
+      const [a, b] = [await first.text(), await second.text()];
+      expect({ status: second.status, replayed: second.headers.get('idempotent-replayed'), b }).toEqual({
+        status: first.status,
+        replayed: 'true',
+        b: a,
+      });
+      return { status: first.status, body: a ? JSON.parse(a) : null };
+    };
+    const app = await sent('POST /v1/apps', '/v1/apps', body);
+    expect(app.status).toBe(201);
+    expect((await (await h.request('/v1/apps', { headers: key })).json()).apps).toHaveLength(1);
+    expect((await sent('POST /v1/apps/:id/publish', `/v1/apps/${app.body.id}/publish`)).status).toBe(200);
+    expect((await sent('POST /v1/apps/:id/pause', `/v1/apps/${app.body.id}/pause`)).status).toBe(200);
+    const hostname = `idem-${randomUUID().slice(0, 8)}.example.org`;
+    const domain = await sent('POST /v1/apps/:id/domains', `/v1/apps/${app.body.id}/domains`, { hostname });
+    expect(domain.status).toBe(201);
+    const verify = `/v1/apps/${app.body.id}/domains/${hostname}/verify`;
+    expect((await sent('POST /v1/apps/:id/domains/:hostname/verify', verify)).status).toBe(200);
+  });
+
   it('redeliver acts once per key', async () => {
     const rx = await startReceiver((_n, _req, res) => {
       res.statusCode = 503;
@@ -343,6 +413,38 @@ describe('Idempotency-Key on every POST', () => {
     const out2 = await post('POST /v1/console/auth/sign-out', '/v1/console/auth/sign-out', key, undefined, cookie);
     expect([out1.status, out2.status]).toEqual([204, 401]);
     covered.add('POST /v1/console/auth/verify-email'); // public, token-bound: a repeat verifies nothing more
+  });
+
+  it('flows: a create or token shows its webhook URL once (a repeat is 409); runs, approvals and cancels act once', async () => {
+    const def = { name: 'f', trigger: { type: 'webhook' }, steps: [{ name: 'ok', type: 'approval', message: 'go?' }] };
+    const key = randomUUID();
+    const made = await post('POST /v1/flows', '/v1/flows', key, def);
+    expect(made.status).toBe(201);
+    const flow = await made.json();
+    const again = await post('POST /v1/flows', '/v1/flows', key, def);
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.details).toEqual({ id: flow.id });
+    expect(await list('/v1/flows', 'flows')).toHaveLength(1);
+    const tokenKey = randomUUID();
+    expect(
+      (await post('POST /v1/flows/:id/webhook-token', `/v1/flows/${flow.id}/webhook-token`, tokenKey)).status,
+    ).toBe(200);
+    expect(
+      (await post('POST /v1/flows/:id/webhook-token', `/v1/flows/${flow.id}/webhook-token`, tokenKey)).status,
+    ).toBe(409);
+
+    const run = (await twice('POST /v1/flows/:id/run', `/v1/flows/${flow.id}/run`, { input: { a: 1 } })).body;
+    expect(await list(`/v1/flows/${flow.id}/runs`, 'flowRuns')).toHaveLength(1);
+    await waitForFlowRun(h, auth, run.id, 'waiting_approval');
+    expect(
+      (await twice('POST /v1/flow-runs/:id/approval', `/v1/flow-runs/${run.id}/approval`, { approved: true })).status,
+    ).toBe(202);
+
+    const second = await (
+      await h.request(`/v1/flows/${flow.id}/run`, { method: 'POST', headers: auth, json: {} })
+    ).json();
+    expect((await twice('POST /v1/flow-runs/:id/cancel', `/v1/flow-runs/${second.id}/cancel`)).status).toBe(202);
+    covered.add('POST /hooks/flows/:token'); // public, token-bound: no workspace to keep a key in, as sign-up
   });
 
   it('covers every POST route of the service (a new POST route needs a case here)', () => {

@@ -69,7 +69,7 @@ describe('knowledge documents', () => {
     const one = await (await h.request(`/v1/knowledge/${doc.id}`, { headers: auth })).json();
     expect(one).toMatchObject({ id: doc.id, text: 'Refunds are paid within 14 days.' });
 
-    const projectId = '00000000-0000-4000-8000-00000000000a';
+    const { id: projectId } = await (await h.request('/v1/projects', post(auth, { name: 'Support' }))).json();
     const changed = await h.request(
       `/v1/knowledge/${doc.id}`,
       patch(auth, { title: 'Refunds', text: 'Refunds take 30 days.', agentIds: [], projectId }),
@@ -84,6 +84,29 @@ describe('knowledge documents', () => {
 
     expect((await h.request(`/v1/knowledge/${doc.id}`, { method: 'DELETE', headers: auth })).status).toBe(204);
     await expectError(h.request(`/v1/knowledge/${doc.id}`, { headers: auth }), 404);
+  });
+
+  it('takes only a project of the workspace, and forgets a deleted one', async () => {
+    const other = await signUp(h);
+    const stranger = bearer(await createKey(h, other, ['agents:read', 'agents:write']));
+    const { id: theirs } = await (await h.request('/v1/projects', post(stranger, { name: 'Theirs' }))).json();
+    for (const projectId of [theirs, '00000000-0000-4000-8000-00000000000a']) {
+      const created = await h.request('/v1/knowledge', post(auth, { title: 't', text: 'x', projectId }));
+      expect(created.status).toBe(400);
+      expect((await created.json()).error.details.issues).toEqual([
+        { path: 'projectId', message: expect.stringContaining(projectId) },
+      ]);
+    }
+    const { id: projectId } = await (await h.request('/v1/projects', post(auth, { name: 'Mine' }))).json();
+    const doc = await (await h.request('/v1/knowledge', post(auth, { title: 't', text: 'x', projectId }))).json();
+    expect(doc.projectId).toBe(projectId);
+    const refused = await h.request(`/v1/knowledge/${doc.id}`, patch(auth, { projectId: theirs }));
+    expect(refused.status).toBe(400);
+    const cleared = await (await h.request(`/v1/knowledge/${doc.id}`, patch(auth, { projectId: null }))).json();
+    expect(cleared.projectId).toBeNull();
+    await h.request(`/v1/knowledge/${doc.id}`, patch(auth, { projectId }));
+    expect((await h.request(`/v1/projects/${projectId}`, { method: 'DELETE', headers: auth })).status).toBe(204);
+    expect((await (await h.request(`/v1/knowledge/${doc.id}`, { headers: auth })).json()).projectId).toBeNull();
   });
 
   it('lists by agent, newest first, in pages', async () => {

@@ -15,6 +15,7 @@ const WORKFLOW_VOCABULARY = new Set([
   'workflows/agentTurn.ts',
   'workflows/activityTypes.ts',
   'workflows/failures.ts',
+  'workflows/flowMessages.ts',
 ]);
 
 /** The only packages workflow code may import: the sandbox replaces everything else. */

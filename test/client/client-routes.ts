@@ -94,6 +94,24 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('savedTables.rows', (s) => s.savedTables.rows(ID, { limit: 5 }), S.SAVED_TABLE_ROWS_FIELDS),
   call('savedTables.refresh', (s) => s.savedTables.refresh(ID), S.SAVED_TABLE_FIELDS),
   call('savedTables.delete', (s) => s.savedTables.delete(ID), null),
+  call('evals.create', (s) => s.evals.create(ID, { name: 'e', cases: [] }), S.EVAL_FIELDS),
+  call('evals.list', (s) => s.evals.list(ID, { limit: 5 }).toArray(), S.EVAL_FIELDS, paged('evals')),
+  call('evals.get', (s) => s.evals.get(ID), S.EVAL_FIELDS),
+  call('evals.delete', (s) => s.evals.delete(ID), null),
+  call('evals.run', (s) => s.evals.run(ID, { version: 2 }), S.EVAL_RUN_FIELDS),
+  call('evals.runs', (s) => s.evals.runs(ID, { limit: 5 }).toArray(), S.EVAL_RUN_FIELDS, paged('evalRuns')),
+  call('evals.getRun', (s) => s.evals.getRun(ID), S.EVAL_RUN_FIELDS),
+
+  call('proposals.create', (s) => s.proposals.create(ID, { fromFeedback: true }), S.PROPOSAL_FIELDS),
+  call(
+    'proposals.list',
+    (s) => s.proposals.list(ID, { status: 'open', limit: 5 }).toArray(),
+    S.PROPOSAL_FIELDS,
+    paged('proposals'),
+  ),
+  call('proposals.get', (s) => s.proposals.get(ID), S.PROPOSAL_FIELDS),
+  call('proposals.accept', (s) => s.proposals.accept(ID), S.AGENT_FIELDS),
+  call('proposals.reject', (s) => s.proposals.reject(ID), S.PROPOSAL_FIELDS),
 
   call('projects.create', (s) => s.projects.create({ name: 'p', description: 'd' }), S.PROJECT_FIELDS),
   call('projects.list', (s) => s.projects.list({ limit: 5 }).toArray(), S.PROJECT_FIELDS, paged('projects')),
@@ -103,6 +121,22 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('projects.members', (s) => s.projects.members(ID).toArray(), S.PROJECT_MEMBER_FIELDS, paged('members')),
   call('projects.setMember', (s) => s.projects.setMember(ID, ID2, { role: 'editor' }), S.PROJECT_MEMBER_FIELDS),
   call('projects.removeMember', (s) => s.projects.removeMember(ID, ID2), null),
+
+  call('flows.create', (s) => s.flows.create({ templateId: 'approval-gated-http', name: 'f' }), S.FLOW_FIELDS),
+  call('flows.list', (s) => s.flows.list({ limit: 5, projectId: ID2 }).toArray(), S.FLOW_FIELDS, paged('flows')),
+  call('flows.get', (s) => s.flows.get(ID), S.FLOW_FIELDS),
+  call('flows.update', (s) => s.flows.update(ID, { status: 'paused' }), S.FLOW_FIELDS),
+  call('flows.delete', (s) => s.flows.delete(ID), null),
+  call('flows.templates', (s) => s.flows.templates(), S.FLOW_TEMPLATE_FIELDS, {
+    keys: ['templates'],
+    items: 'templates',
+  }),
+  call('flows.run', (s) => s.flows.run(ID, { input: { a: 1 } }), S.FLOW_RUN_FIELDS),
+  call('flows.regenerateWebhookToken', (s) => s.flows.regenerateWebhookToken(ID), S.WEBHOOK_TOKEN_FIELDS),
+  call('flowRuns.list', (s) => s.flowRuns.list(ID, { limit: 5 }).toArray(), S.FLOW_RUN_FIELDS, paged('flowRuns')),
+  call('flowRuns.get', (s) => s.flowRuns.get(ID), S.FLOW_RUN_FIELDS),
+  call('flowRuns.approve', (s) => s.flowRuns.approve(ID, { approved: true, comment: 'ok' }), S.FLOW_RUN_FIELDS),
+  call('flowRuns.cancel', (s) => s.flowRuns.cancel(ID), S.FLOW_RUN_FIELDS),
 
   call('priceLists.create', (s) => s.priceLists.create({ name: 'p', isDefault: true }), S.PRICE_LIST_FIELDS),
   call('priceLists.list', (s) => s.priceLists.list({ limit: 5 }).toArray(), S.PRICE_LIST_FIELDS, paged('priceLists')),
@@ -149,6 +183,8 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('runs.review', (s) => s.runs.review(ID, { accept: true, correctedOutput: 1 }), S.RUN_FIELDS),
   call('runs.feedback', (s) => s.runs.feedback(ID, { rating: 5 }), S.FEEDBACK_FIELDS),
   call('runs.cancel', (s) => s.runs.cancel(ID), S.RUN_FIELDS),
+  call('runs.share', (s) => s.runs.share(ID), S.RUN_SHARE_FIELDS),
+  call('runs.unshare', (s) => s.runs.unshare(ID), null),
   // follows the event stream, then polls runs.get: both requests are checked, the run against the last
   call('runs.wait', (s) => s.runs.wait(ID, { pollMs: 1, timeoutMs: 5000 }), S.RUN_FIELDS),
 
@@ -170,6 +206,26 @@ export const CLIENT_CALLS: ClientCall[] = [
     paged('deliveries'),
   ),
   call('webhooks.delete', (s) => s.webhooks.delete(ID), null),
+
+  call(
+    'outputConnections.create',
+    (s) => s.outputConnections.create({ name: 'o', type: 'http', url: 'https://e.com', secret: 'x'.repeat(16) }),
+    S.OUTPUT_CONNECTION_FIELDS,
+  ),
+  call(
+    'outputConnections.list',
+    (s) => s.outputConnections.list({ limit: 5 }).toArray(),
+    S.OUTPUT_CONNECTION_FIELDS,
+    paged('outputConnections'),
+  ),
+  call('outputConnections.get', (s) => s.outputConnections.get(ID), S.OUTPUT_CONNECTION_FIELDS),
+  call(
+    'outputConnections.deliveries',
+    (s) => s.outputConnections.deliveries(ID, { limit: 5 }).toArray(),
+    S.OUTPUT_DELIVERY_FIELDS,
+    paged('deliveries'),
+  ),
+  call('outputConnections.delete', (s) => s.outputConnections.delete(ID), null),
 
   call('usage.get', (s) => s.usage.get({ from: '2024-01-01', to: '2024-01-31', priceListId: ID }), S.USAGE_FIELDS),
   call('usage.balance', (s) => s.usage.balance(), S.BALANCE_FIELDS),
@@ -193,6 +249,18 @@ export const CLIENT_CALLS: ClientCall[] = [
     keys: ['results'],
     items: 'results',
   }),
+  call('apps.create', (s) => s.apps.create({ slug: 'my-app', agentId: ID2, templateId: 'summarizer' }), S.APP_FIELDS),
+  call('apps.list', (s) => s.apps.list({ limit: 5 }).toArray(), S.APP_FIELDS, paged('apps')),
+  call('apps.get', (s) => s.apps.get(ID), S.APP_FIELDS),
+  call('apps.update', (s) => s.apps.update(ID, { name: 'n' }), S.APP_FIELDS),
+  call('apps.delete', (s) => s.apps.delete(ID), null),
+  call('apps.publish', (s) => s.apps.publish(ID), S.APP_FIELDS),
+  call('apps.pause', (s) => s.apps.pause(ID), S.APP_FIELDS),
+  call('apps.usage', (s) => s.apps.usage(ID, { from: '2026-01-01', to: '2026-01-31' }), S.APP_USAGE_FIELDS),
+  call('apps.templates', (s) => s.apps.templates(), S.APP_TEMPLATE_FIELDS, { keys: ['templates'], items: 'templates' }),
+  call('apps.addDomain', (s) => s.apps.addDomain(ID, 'app.example.com'), S.APP_DOMAIN_FIELDS),
+  call('apps.verifyDomain', (s) => s.apps.verifyDomain(ID, 'app.example.com'), S.APP_DOMAIN_CHECK_FIELDS),
+  call('apps.removeDomain', (s) => s.apps.removeDomain(ID, 'app.example.com'), null),
   call('search.query', (s) => s.search.query({ q: 'x', types: ['runs', 'knowledge'] }), S.SEARCH_RESULT_FIELDS, {
     keys: ['results'],
     items: 'results',
@@ -217,7 +285,13 @@ export const NESTED: Array<[string, string[], Readonly<Record<string, Field>>]> 
   ['GET /v1/knowledge/{id}', ['source'], S.KNOWLEDGE_SOURCE_FIELDS],
   ['GET /v1/data-sources/{id}', ['config'], S.DATA_SOURCE_CONFIG_FIELDS],
   ['GET /v1/data-sources/{id}/objects/{name}', ['columns', '[]'], S.SOURCE_COLUMN_FIELDS],
+  ['GET /v1/evals/{id}', ['cases', '[]'], S.EVAL_CASE_FIELDS],
+  ['GET /v1/eval-runs/{id}', ['results', '[]'], S.EVAL_RESULT_FIELDS],
+  ['GET /v1/proposals/{id}', ['changes'], S.PROPOSAL_CHANGES_FIELDS],
   ['GET /v1/webhooks/{id}/deliveries', ['deliveries', '[]', 'attempts', '[]'], S.WEBHOOK_ATTEMPT_FIELDS],
+  ['GET /v1/output-connections/{id}/deliveries', ['deliveries', '[]', 'attempts', '[]'], S.OUTPUT_ATTEMPT_FIELDS],
+  ['GET /v1/apps/{id}', ['domains', '[]'], S.APP_DOMAIN_FIELDS],
+  ['GET /v1/apps/{id}', ['form', 'fields', '[]'], S.APP_FORM_FIELD_FIELDS],
 ];
 
 export interface Recorded {

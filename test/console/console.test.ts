@@ -234,7 +234,8 @@ describe('console', () => {
     await until(() => receiver.received.length >= 4, 30_000, 'the redelivery');
     await row.filter({ hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
     await expectText(row, /204/);
-    expect(await row.getByRole('button', { name: 'Redeliver' }).count()).toBe(0);
+    // a finished delivery, succeeded included, may be sent again
+    await row.getByRole('button', { name: 'Redeliver' }).waitFor();
   });
 
   it('uploads a file with progress, into a folder, and renames, moves, downloads and deletes it', async () => {
@@ -293,6 +294,18 @@ describe('console', () => {
     await page.dispatchEvent('.dropzone', 'drop', { dataTransfer: dropped });
     await page.getByText('dropped.txt: uploaded').waitFor();
     await page.getByTestId('file').filter({ hasText: 'dropped.txt' }).waitFor();
+
+    // a folder moves too: archive/ from the root into reports/
+    await page.getByRole('button', { name: 'All files (root)' }).click();
+    await page.getByLabel('New folder name').fill('archive');
+    await page.getByRole('button', { name: 'Create folder' }).click();
+    const archive = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: 'archive/' }) });
+    await archive.getByRole('button', { name: 'Move' }).click();
+    await page.getByLabel('Move folder archive to').selectOption({ label: 'reports' });
+    await page.getByRole('button', { name: 'Move here' }).click();
+    await page.getByRole('button', { name: 'archive/' }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'reports/' }).click();
+    await page.getByRole('button', { name: 'archive/' }).waitFor();
   });
 
   it('shows usage: balance, plan, a chart per day and a table per agent', async () => {

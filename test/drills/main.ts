@@ -5,6 +5,8 @@ import { initOrm } from '../../db/orm';
 import { ROOT } from '../../bench/lib/processes';
 import { startDnsServer } from '../helpers/dnsServer';
 import { apiKillDrill } from './apiKill';
+import { evalKillDrill } from './evalKill';
+import { flowKillDrill } from './flowKill';
 import { Checks, startApi, startWorker, type DrillEnv } from './lib';
 import { postgresOutageDrill } from './postgresOutage';
 import { temporalRestartDrill } from './temporalRestart';
@@ -24,6 +26,8 @@ const DRILLS: Record<string, (env: DrillEnv, checks: Checks) => Promise<string>>
   'temporal-restart': temporalRestartDrill,
   'postgres-outage': postgresOutageDrill,
   'webhook-receivers': webhookReceiversDrill,
+  'eval-kill': evalKillDrill,
+  'flow-kill': flowKillDrill,
 };
 
 async function main(): Promise<number> {

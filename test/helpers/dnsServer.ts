@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * A real DNS server on 127.0.0.1 (UDP only) answering A and AAAA questions from a table, so the public-address
+ * A real DNS server on 127.0.0.1 (UDP only) answering A, AAAA and TXT questions from a table, so the public-address
  * guard resolves names without asking anything outside the machine (`SVC_DNS_SERVERS`, docs/architecture.md).
  * A name in the table without a record of the asked type is NODATA; a name not in it is NXDOMAIN; a `silent` name
  * gets no answer at all (a server that times out).
  */
 
-export type DnsEntry = { A?: string[]; AAAA?: string[]; silent?: boolean };
+export type DnsEntry = { A?: string[]; AAAA?: string[]; TXT?: string[]; silent?: boolean };
 export type DnsTable = Record<string, DnsEntry>;
 
 /**
@@ -29,7 +29,7 @@ export interface DnsServer {
   /** `127.0.0.1:<port>`, one `SVC_DNS_SERVERS` entry. */
   address: string;
   /** Every question asked so far, in order (`name` lowercased). */
-  queries: Array<{ name: string; type: 'A' | 'AAAA' | number }>;
+  queries: Array<{ name: string; type: 'A' | 'AAAA' | 'TXT' | number }>;
   /** Entries can be changed while the server runs (a name that rebinds, a new name). */
   table: DnsTable;
   close(): Promise<void>;
@@ -37,6 +37,7 @@ export interface DnsServer {
 
 const TYPE_A = 1;
 const TYPE_AAAA = 28;
+const TYPE_TXT = 16;
 const CLASS_IN = 1;
 const RCODE_FORMERR = 1;
 const RCODE_NXDOMAIN = 3;
@@ -81,8 +82,19 @@ function header(q: Question, rcode: number, answers: number): Buffer {
   return h;
 }
 
-function answer(type: number, ip: string): Buffer {
-  const rdata = Buffer.from(ipaddr.parse(ip).toByteArray());
+/** A TXT record's data: the text as character-strings of at most 255 bytes each. */
+function txtData(text: string): Buffer {
+  const bytes = Buffer.from(text, 'utf8');
+  const parts: Buffer[] = [];
+  for (let i = 0; i === 0 || i < bytes.length; i += 255) {
+    const chunk = bytes.subarray(i, i + 255);
+    parts.push(Buffer.from([chunk.length]), chunk);
+  }
+  return Buffer.concat(parts);
+}
+
+function answer(type: number, value: string): Buffer {
+  const rdata = type === TYPE_TXT ? txtData(value) : Buffer.from(ipaddr.parse(value).toByteArray());
   const rr = Buffer.alloc(12);
   rr.writeUInt16BE(0xc00c, 0); // the name: a pointer to the question's
   rr.writeUInt16BE(type, 2);
@@ -97,7 +109,12 @@ function respond(q: Question, table: DnsTable): Buffer | null {
   if (entry?.silent) return null;
   if (q.klass !== CLASS_IN) return Buffer.concat([header(q, RCODE_NOTIMP, 0), q.raw]);
   if (!entry) return Buffer.concat([header(q, RCODE_NXDOMAIN, 0), q.raw]);
-  const ips = q.type === TYPE_A ? (entry.A ?? []) : q.type === TYPE_AAAA ? (entry.AAAA ?? []) : [];
+  const records: Record<number, string[] | undefined> = {
+    [TYPE_A]: entry.A,
+    [TYPE_AAAA]: entry.AAAA,
+    [TYPE_TXT]: entry.TXT,
+  };
+  const ips = records[q.type] ?? [];
   return Buffer.concat([header(q, 0, ips.length), q.raw, ...ips.map((ip) => answer(q.type, ip))]);
 }
 
@@ -116,7 +133,10 @@ export async function startDnsServer(table: DnsTable = { ...TEST_DNS_TABLE }): P
       }
       return;
     }
-    queries.push({ name: q.name, type: q.type === TYPE_A ? 'A' : q.type === TYPE_AAAA ? 'AAAA' : q.type });
+    queries.push({
+      name: q.name,
+      type: q.type === TYPE_A ? 'A' : q.type === TYPE_AAAA ? 'AAAA' : q.type === TYPE_TXT ? 'TXT' : q.type,
+    });
     const reply = respond(q, server.table);
     if (reply) socket.send(reply, rinfo.port, rinfo.address);
   });

@@ -34,6 +34,7 @@ export async function startApi(overrides: Partial<Config> = {}, extra: Partial<A
     signInRatePerMin: 10_000,
     signUpRatePerMin: 10_000,
     sessionRatePerMin: 10_000,
+    sharedRatePerMin: 10_000,
     ...overrides,
   };
   const logs: string[] = [];

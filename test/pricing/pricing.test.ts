@@ -167,14 +167,11 @@ describe('price lists, rules and quotes', () => {
     const cases: Array<[unknown, string]> = [
       [{ perRunUsd: -0.01, priority: 1 }, 'perRunUsd'],
       [{ perRunUsd: 1_000_001, priority: 1 }, 'perRunUsd'],
-      [{ perRunUsd: 0.0000001, priority: 1 }, 'perRunUsd'],
-      [{ perRunUsd: 0.1234567, priority: 1 }, 'perRunUsd'],
       [{ perRunUsd: '1', priority: 1 }, 'perRunUsd'],
       [{ inputPerMTokUsd: -1, priority: 1 }, 'inputPerMTokUsd'],
       [{ outputPerMTokUsd: null, markupPercent: 1, priority: 1 }, 'outputPerMTokUsd'],
       [{ markupPercent: -5, priority: 1 }, 'markupPercent'],
       [{ markupPercent: 100_001, priority: 1 }, 'markupPercent'],
-      [{ markupPercent: 1.23456, priority: 1 }, 'markupPercent'],
       [{ markupPercent: 10 }, 'priority'],
       [{ markupPercent: 10, priority: 1.5 }, 'priority'],
       [{ markupPercent: 10, priority: -1 }, 'priority'],
@@ -202,6 +199,22 @@ describe('price lists, rules and quotes', () => {
     }
     await error(call('PATCH', `/v1/price-lists/${list.id}`, writer, {}), 400, 'validation_error');
     expect((await ok(call('GET', `/v1/price-lists/${list.id}/rules`, writer), 200)).rules).toEqual([]);
+  });
+
+  it('rounds amounts to what is stored: micro-USD, and the markup to 4 decimal places', async () => {
+    const list = await newList();
+    const rule = await newRule(list.id, {
+      perRunUsd: 0.1234567,
+      inputPerMTokUsd: 0.0000004,
+      markupPercent: 1.23456,
+      priority: 1,
+    });
+    expect(rule).toMatchObject({ perRunUsd: 0.123457, inputPerMTokUsd: 0, markupPercent: 1.2346 });
+    const patched = await ok(
+      call('PATCH', `/v1/pricing-rules/${rule.id}`, writer, { outputPerMTokUsd: 2.0000005 }),
+      200,
+    );
+    expect(patched.outputPerMTokUsd).toBe(2.000001);
   });
 
   it('quotes by the matching rule of highest priority, the markup on the service cost, in exact micros', async () => {

@@ -7,6 +7,17 @@ import { startReceiver, until } from '../helpers/receiver';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
 import { historyToJSON } from './historyJson';
+import { createFlow, runFlow, waitForFlowRun } from '../flows/helpers';
+
+const FLOW_SCOPES = [
+  'flows:read',
+  'flows:manage',
+  'agents:read',
+  'agents:write',
+  'runs:read',
+  'runs:write',
+  'webhooks:manage',
+] as const;
 
 /**
  * Records the replay fixtures in test/replay/histories/: finished histories of the workflow code as
@@ -38,6 +49,12 @@ describe('record workflow histories for the replay test', () => {
       await createKey(h, owner, ['runs:read', 'runs:write', 'agents:read', 'agents:write', 'webhooks:manage']),
     );
   });
+
+  const signUpScale = async () => {
+    const account = await signUp(h);
+    await setPlan(h, account.workspaceId, 'scale');
+    return { account };
+  };
 
   const post = async (url: string, json?: unknown) => {
     const res = await h.request(url, { method: 'POST', headers: auth, json });
@@ -172,6 +189,56 @@ describe('record workflow histories for the replay test', () => {
     } finally {
       await ok.close();
       await flaky.close();
+    }
+  });
+
+  it('a flow run through every step kind, and one cancelled while its agent step waits', async () => {
+    const rx = await startReceiver();
+    try {
+      const key = bearer(await createKey(h, (await signUpScale()).account, [...FLOW_SCOPES]));
+      const agent = await createAgent(h, key, { presetId: 'scripted' });
+      const conn = await h.request('/v1/output-connections', {
+        method: 'POST',
+        headers: key,
+        json: { name: 'sink', type: 'http', url: rx.url, secret: 's'.repeat(16) },
+      });
+      const connectionId = ((await conn.json()) as { id: string }).id;
+      const flow = await createFlow(h, key, {
+        steps: [
+          {
+            name: 'ask',
+            type: 'agent',
+            agentId: agent.id,
+            input: { script: [{ ask: 'Who?' }, { final: { who: 'x' } }] },
+          },
+          { name: 'check', type: 'condition', if: { path: 'steps.ask.output.who', op: 'exists' }, else: 'stop' },
+          { name: 'wait', type: 'delay', seconds: 1 },
+          { name: 'ok', type: 'approval', message: 'Send {{steps.ask.output.who}}?' },
+          { name: 'post', type: 'http', method: 'POST', url: rx.url, body: '{{steps.ask.output}}' },
+          { name: 'save', type: 'save_output', connectionId, from: 'steps.ask.output' },
+        ],
+      });
+      const run = await runFlow(h, key, flow.id, { n: 1 });
+      const asking = await waitForFlowRun(h, key, run.id, (r) => Boolean(r.steps[0].runId));
+      await waitForStatus(h, key, asking.steps[0].runId, 'needs_input');
+      await h.request(`/v1/runs/${asking.steps[0].runId}/input`, {
+        method: 'POST',
+        headers: key,
+        json: { answer: 'Ada' },
+      });
+      await waitForFlowRun(h, key, run.id, 'waiting_approval');
+      await h.request(`/v1/flow-runs/${run.id}/approval`, { method: 'POST', headers: key, json: { approved: true } });
+      await waitForFlowRun(h, key, run.id, 'succeeded');
+      await save('flow-all-steps', `flow-${run.id}`);
+
+      const cancelled = await runFlow(h, key, flow.id, { n: 2 });
+      const second = await waitForFlowRun(h, key, cancelled.id, (r) => Boolean(r.steps[0].runId));
+      await waitForStatus(h, key, second.steps[0].runId, 'needs_input');
+      await h.request(`/v1/flow-runs/${cancelled.id}/cancel`, { method: 'POST', headers: key });
+      await waitForFlowRun(h, key, cancelled.id, 'cancelled');
+      await save('flow-cancelled-in-agent-step', `flow-${cancelled.id}`);
+    } finally {
+      await rx.close();
     }
   });
 });

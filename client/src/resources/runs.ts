@@ -5,6 +5,7 @@ import { CursorList } from '../pagination.js';
 import { sleep } from '../runtime.js';
 import { parseSse } from '../sse.js';
 import { isRunStatus, isTerminalStatus } from '../types.js';
+import type { RunShare } from '../output-types.js';
 import type {
   Feedback,
   Run,
@@ -172,6 +173,23 @@ export class Runs {
    */
   cancel(id: string, options?: CallOptions): Promise<Run> {
     return this.http.request({ ...options, method: 'POST', path: path(id, '/cancel') });
+  }
+
+  /**
+   * Shares the run's dashboard: a public link (`url`, no credential needed) showing its id, status, output,
+   * steps and completion time. Sharing again gives a new token and the previous link stops working.
+   * @throws {NotFoundError} for an unknown run
+   */
+  share(id: string, options?: CallOptions): Promise<RunShare> {
+    return this.http.request({ ...options, method: 'POST', path: path(id, '/share') });
+  }
+
+  /**
+   * Stops sharing the run's dashboard: its link answers 404 at once.
+   * @throws {NotFoundError} for an unknown run, or one that is not shared
+   */
+  async unshare(id: string, options?: CallOptions): Promise<void> {
+    await this.http.request({ ...options, method: 'DELETE', path: path(id, '/share') });
   }
 
   /**

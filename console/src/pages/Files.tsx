@@ -2,10 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { api } from '../api';
 import { Empty, ErrorBox, QueryState } from '../components/States';
-import { bytes, when } from '../components/format';
 import { useSession } from '../session';
 import type { FileItem, Folder } from '../types';
-import { downloadFile, uploadFile } from '../upload';
+import { uploadFile } from '../upload';
+import { FileRow } from './FileRow';
+import { FolderRow } from './FolderRow';
 
 interface Upload {
   name: string;
@@ -77,7 +78,12 @@ export function FilesPage() {
           ) : (
             <ul className="list">
               {d.folders.map((f) => (
-                <FolderRow key={f.id} folder={f} open={() => setFolderId(f.id)} />
+                <FolderRow
+                  key={f.id}
+                  folder={f}
+                  folders={allFolders.data?.folders ?? []}
+                  open={() => setFolderId(f.id)}
+                />
               ))}
             </ul>
           )
@@ -194,161 +200,5 @@ function NewFolder({ parentId }: { parentId: string | null }) {
       </button>
       <ErrorBox error={create.error} title="Could not create the folder" />
     </form>
-  );
-}
-
-function FolderRow({ folder, open }: { folder: Folder; open: () => void }) {
-  const { can } = useSession();
-  const client = useQueryClient();
-  const [renaming, setRenaming] = useState(false);
-  const [name, setName] = useState(folder.name);
-  const refresh = () => client.invalidateQueries({ queryKey: ['folders'] });
-  const rename = useMutation({
-    mutationFn: () => api(`/v1/folders/${folder.id}`, { method: 'PATCH', json: { name: name.trim() } }),
-    onSuccess: () => {
-      setRenaming(false);
-      void refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: () => api(`/v1/folders/${folder.id}`, { method: 'DELETE' }),
-    onSuccess: refresh,
-  });
-  return (
-    <li>
-      <button type="button" className="link" onClick={open}>
-        {folder.name}/
-      </button>
-      {can('files:write') ? (
-        renaming ? (
-          <form
-            className="row"
-            onSubmit={(e) => {
-              e.preventDefault();
-              rename.mutate();
-            }}
-          >
-            <label htmlFor={`rf-${folder.id}`}>New name for folder {folder.name}</label>
-            <input id={`rf-${folder.id}`} value={name} onChange={(e) => setName(e.target.value)} />
-            <button type="submit">Save</button>
-            <button type="button" onClick={() => setRenaming(false)}>
-              Cancel
-            </button>
-          </form>
-        ) : (
-          <span className="actions inline">
-            <button type="button" onClick={() => setRenaming(true)}>
-              Rename
-            </button>
-            <button type="button" className="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>
-              Delete
-            </button>
-          </span>
-        )
-      ) : null}
-      <ErrorBox error={rename.error ?? remove.error} title="Could not change the folder" />
-    </li>
-  );
-}
-
-function FileRow({ file, folders }: { file: FileItem; folders: Folder[] }) {
-  const { can } = useSession();
-  const client = useQueryClient();
-  const [mode, setMode] = useState<'view' | 'rename' | 'move' | 'delete'>('view');
-  const [name, setName] = useState(file.filename);
-  const [target, setTarget] = useState(file.folderId ?? '');
-  const refresh = () => client.invalidateQueries({ queryKey: ['files'] });
-  const patch = useMutation({
-    mutationFn: (body: Record<string, unknown>) => api(`/v1/files/${file.id}`, { method: 'PATCH', json: body }),
-    onSuccess: () => {
-      setMode('view');
-      void refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: () => api(`/v1/files/${file.id}`, { method: 'DELETE' }),
-    onSuccess: refresh,
-  });
-  const download = useMutation({ mutationFn: () => downloadFile(file) });
-  return (
-    <li className="card" data-testid="file">
-      <h3 className="card-title">{file.filename}</h3>
-      <p className="small muted">
-        {bytes(file.size)} · {file.mime} · {when(file.createdAt)}
-      </p>
-      <div className="actions">
-        <button type="button" onClick={() => download.mutate()} disabled={download.isPending}>
-          Download {file.filename}
-        </button>
-        {can('files:write') ? (
-          <>
-            <button type="button" onClick={() => setMode('rename')}>
-              Rename
-            </button>
-            <button type="button" onClick={() => setMode('move')}>
-              Move
-            </button>
-            <button type="button" className="danger" onClick={() => setMode('delete')}>
-              Delete
-            </button>
-          </>
-        ) : null}
-      </div>
-      {mode === 'rename' ? (
-        <form
-          className="row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            patch.mutate({ filename: name.trim() });
-          }}
-        >
-          <div className="field">
-            <label htmlFor={`rn-${file.id}`}>New name for {file.filename}</label>
-            <input id={`rn-${file.id}`} value={name} onChange={(e) => setName(e.target.value)} />
-          </div>
-          <button type="submit">Save name</button>
-          <button type="button" onClick={() => setMode('view')}>
-            Cancel
-          </button>
-        </form>
-      ) : null}
-      {mode === 'move' ? (
-        <form
-          className="row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            patch.mutate({ folderId: target || null });
-          }}
-        >
-          <div className="field">
-            <label htmlFor={`mv-${file.id}`}>Move {file.filename} to</label>
-            <select id={`mv-${file.id}`} value={target} onChange={(e) => setTarget(e.target.value)}>
-              <option value="">Root (no folder)</option>
-              {folders.map((f) => (
-                <option key={f.id} value={f.id}>
-                  {f.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit">Move here</button>
-          <button type="button" onClick={() => setMode('view')}>
-            Cancel
-          </button>
-        </form>
-      ) : null}
-      {mode === 'delete' ? (
-        <div className="confirm" role="group" aria-label={`Confirm deleting ${file.filename}`}>
-          <p>Delete {file.filename}? This cannot be undone.</p>
-          <button type="button" className="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>
-            Yes, delete it
-          </button>
-          <button type="button" onClick={() => setMode('view')}>
-            Keep it
-          </button>
-        </div>
-      ) : null}
-      <ErrorBox error={patch.error ?? remove.error ?? download.error} title="Could not change the file" />
-    </li>
   );
 }

@@ -204,8 +204,8 @@ function Deliveries({ hookId }: { hookId: string }) {
                       </td>
                       <td>{when(del.createdAt)}</td>
                       <td>
-                        {/* only a failed delivery may be sent again (docs/api/webhooks.md) */}
-                        {del.status === 'failed' ? (
+                        {/* a finished delivery may be sent again; one still being tried may not (docs/api/webhooks.md) */}
+                        {del.status === 'failed' || del.status === 'succeeded' ? (
                           <button type="button" disabled={redeliver.isPending} onClick={() => redeliver.mutate(del.id)}>
                             Redeliver
                           </button>

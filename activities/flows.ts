@@ -1,0 +1,71 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Orm } from '../db/orm';
+import {
+  awaitApproval,
+  beginFlowRun,
+  conditionStep,
+  finishFlowRun,
+  markFlowStep,
+  recordApproval,
+} from '../domain/flows/execution';
+import { finishSaveOutput, recordSaveOutput } from '../domain/flows/saveOutput';
+import { FlowStepError } from '../domain/flows/stepError';
+import { createAgentStepRun, finishAgentStep, httpStep, type HttpStepDeps } from '../domain/flows/steps';
+import { createScheduledFlowRun } from '../domain/flows/triggers';
+import type { ModelRegistry } from '../domain/models/registry';
+import { FlowFailure, type FlowActivities } from '../workflows/flowMessages';
+
+export interface FlowActivityDeps {
+  orm: Orm;
+  models: ModelRegistry;
+  http: HttpStepDeps;
+}
+
+/** A step's final failure becomes a non-retryable ApplicationFailure typed with its flow error code. */
+async function final<T>(body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (err) {
+    if (err instanceof FlowStepError) {
+      throw ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: true });
+    }
+    throw err;
+  }
+}
+
+/**
+ * The flow workflows' activities: Temporal's side of domain/flows (execution.ts, steps.ts,
+ * triggers.ts). Heartbeats and the conversion of step errors live here; the rules in the domain.
+ */
+export function createFlowActivities(deps: FlowActivityDeps): FlowActivities {
+  const em = () => deps.orm.em.fork();
+  return {
+    beginFlowRun: (id) => beginFlowRun(em(), id),
+    markFlowStep: (id, index, patch) => markFlowStep(em(), id, index, patch),
+    flowHttpStep: (id, index) =>
+      final(async () => {
+        const ctx = Context.current();
+        const beat = setInterval(() => ctx.heartbeat(), 1000);
+        try {
+          await httpStep(em(), deps.http, id, index, ctx.cancellationSignal);
+        } finally {
+          clearInterval(beat);
+        }
+      }),
+    flowConditionStep: (id, index) => final(() => conditionStep(em(), id, index)),
+    flowAwaitApproval: (id, index, actionId) => final(() => awaitApproval(em(), id, index, actionId)),
+    flowRecordApproval: (id, index, payload) => recordApproval(em(), id, index, payload),
+    flowCreateAgentRun: (id, index) =>
+      final(async () => {
+        const made = await createAgentStepRun(em(), deps.models, id, index);
+        if (!made) throw new FlowStepError(FlowFailure.internal, 'The flow run is gone');
+        return made;
+      }),
+    flowFinishAgentStep: (id, index, runId) => final(() => finishAgentStep(em(), id, index, runId)),
+    flowRecordSaveOutput: (id, index) => final(() => recordSaveOutput(em(), id, index)),
+    flowFinishSaveOutput: (id, index, deliveryId, status) =>
+      final(() => finishSaveOutput(em(), id, index, deliveryId, status)),
+    finishFlowRun: (id, status, error) => finishFlowRun(em(), id, status, error),
+    createScheduledFlowRun: (flowId, tickId) => createScheduledFlowRun(em(), flowId, tickId),
+  };
+}

@@ -1,0 +1,53 @@
+/** Shapes of save-output connections and run dashboards (the service's docs/api/output-connections.md and docs/api/runs.md). */
+
+/** A save-output connection; its secret is write-only and never returned. */
+export interface OutputConnection {
+  id: string;
+  name: string;
+  type: 'http' | 'saved_table';
+  url: string | null;
+  savedTableId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * `client.outputConnections.create`: an `http` connection (a public URL and a 16..256-character secret that
+ * signs every delivery). `saved_table` is refused with a `ValidationError` until saved tables exist.
+ */
+export type OutputConnectionCreateParams =
+  | { name: string; type: 'http'; url: string; secret: string }
+  | { name: string; type: 'saved_table'; savedTableId: string };
+
+/** One attempt at a delivery: the receiver's HTTP status, or the error. */
+export interface OutputDeliveryAttempt {
+  at: string;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** One output sent to a connection, with every attempt made so far. */
+export interface OutputDelivery {
+  id: string;
+  runId: string | null;
+  flowRunId: string | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: OutputDeliveryAttempt[];
+  createdAt: string;
+}
+
+/** The body a connection receives, signed like a webhook delivery (`verifyWebhookSignature` checks it). */
+export interface OutputDeliveryBody {
+  id: string;
+  type: 'output';
+  connectionId: string;
+  runId: string | null;
+  flowRunId: string | null;
+  output: unknown;
+}
+
+/** `client.runs.share`: the public link of a run's dashboard and its token, shown once. */
+export interface RunShare {
+  url: string;
+  token: string;
+}

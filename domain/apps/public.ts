@@ -1,0 +1,115 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { App, AppDomain } from '../../db/entities/App';
+import { AppRunToken } from '../../db/entities/AppRunToken';
+import { Run } from '../../db/entities/Run';
+import { ApiError, errors } from '../errors';
+import { newOpaqueToken, safeEqual, sha256Hex } from '../identity/secrets';
+import { createRun, type CreateRunDeps } from '../runs/create';
+import { parseSubmission } from './submission';
+
+/** What an app's public face may show of it: nothing of the workspace beyond these. */
+export interface PublicApp {
+  id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  form: App['form'];
+}
+
+export interface PublicRunStatus {
+  runId: string;
+  status: Run['status'];
+  output: unknown;
+  error: { code: string; message: string } | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
+export const isTerminal = (status: string) => TERMINAL.has(status);
+
+const present = (app: App): PublicApp => ({
+  id: app.id,
+  slug: app.slug,
+  name: app.name,
+  description: app.description,
+  form: app.form,
+});
+
+/** The published app at `/apps/<slug>`. Throws `not_found` for a draft, a paused app or no app at all. */
+export async function findPublishedApp(em: EntityManager, slug: string): Promise<PublicApp> {
+  const app = await em.findOne(App, { slug, status: 'published' });
+  if (!app) throw errors.notFound('App');
+  return present(app);
+}
+
+/** The published app a verified custom domain serves, or null (docs/api/apps.md#custom-domains). */
+export async function findAppByHost(em: EntityManager, hostname: string): Promise<PublicApp | null> {
+  const domain = await em.findOne(
+    AppDomain,
+    { hostname: hostname.toLowerCase(), status: 'verified', app: { status: 'published' } },
+    { populate: ['app'] },
+  );
+  return domain ? present(domain.app) : null;
+}
+
+/**
+ * Starts a run of the app's agent for a public submission, charged to the app's workspace, with
+ * `metadata.appId`; returns the run's id and the random token that alone opens its status page. The
+ * workspace's state stays private: running out of credits is `billing.insufficient_credits` without its
+ * figures, and an agent that cannot run (deleted, its model gone) makes the app 404.
+ * Throws `validation_error` for the submission (one issue per field).
+ */
+export async function startAppRun(
+  deps: CreateRunDeps,
+  em: EntityManager,
+  slug: string,
+  values: Record<string, unknown>,
+): Promise<{ runId: string; token: string }> {
+  const app = await em.findOne(App, { slug, status: 'published' });
+  if (!app) throw errors.notFound('App');
+  const input = parseSubmission(app.form, values);
+  let run: Run;
+  try {
+    ({ run } = await createRun(
+      deps,
+      em,
+      { actor: 'app', workspaceId: app.workspace.id, appId: app.id },
+      { agentId: app.agent.id, input, metadata: { appId: app.id } },
+      null,
+    ));
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (err.code === 'billing.insufficient_credits') {
+      throw new ApiError(err.code, 'This app cannot take more runs right now');
+    }
+    if (err.code === 'not_found' || err.code === 'validation_error') throw errors.notFound('App');
+    throw err;
+  }
+  const token = newOpaqueToken();
+  await em.persist(new AppRunToken(run, app, sha256Hex(token))).flush();
+  return { runId: run.id, token };
+}
+
+/**
+ * The status and output of a run started through the app, for the holder of its token. Throws `not_found`
+ * for a wrong token, a run of another app, or an app that is not published.
+ */
+export async function appRunStatus(
+  em: EntityManager,
+  slug: string,
+  runId: string,
+  token: string,
+): Promise<PublicRunStatus> {
+  const row = await em.findOne(AppRunToken, { run: runId, app: { slug, status: 'published' } }, { populate: ['run'] });
+  if (!row || !safeEqual(row.tokenHash, sha256Hex(token))) throw errors.notFound('Run');
+  const run = row.run;
+  return {
+    runId: run.id,
+    status: run.status,
+    output: run.output ?? null,
+    error: run.error ? { code: run.error.code, message: run.error.message } : null,
+    createdAt: run.createdAt.toISOString(),
+    completedAt: run.completedAt?.toISOString() ?? null,
+  };
+}

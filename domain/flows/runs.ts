@@ -1,0 +1,139 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Flow } from '../../db/entities/Flow';
+import { FlowRun } from '../../db/entities/FlowRun';
+import type { OutboxEntry } from '../../db/entities/OutboxEntry';
+import { FLOW_RUN_TERMINAL, type FlowRunTrigger } from '../../workflows/flowMessages';
+import { ApiError, errors } from '../errors';
+import type { Identity } from '../identity/identity';
+import { enqueue, relayNow, release } from '../outbox/relay';
+import { findPage } from '../pagination';
+import { findFlow, findFlowRun } from './find';
+import type { FlowDeps } from './flows';
+import { presentFlowRun, type FlowRunView } from './presenters';
+
+/** Makes the call of a committed row now; when Temporal does not answer, the outbox sweep makes it. */
+async function relayOrLeave(deps: FlowDeps, em: EntityManager, entry: OutboxEntry): Promise<void> {
+  await relayNow(deps, em, entry).catch((err) => release(em, [entry.id], err));
+}
+
+/**
+ * Makes a flow run `queued` and starts its workflow `flow-<id>` through the outbox: the row and the
+ * start commit together, the request makes the start at once, and the sweep makes it should the
+ * request die or Temporal not answer (docs/architecture.md). A paused flow is 409 `conflict`.
+ */
+export async function startFlowRun(
+  deps: FlowDeps,
+  em: EntityManager,
+  flow: Flow,
+  trigger: FlowRunTrigger,
+): Promise<FlowRun> {
+  if (flow.status === 'paused') throw errors.conflict('The flow is paused');
+  const run = new FlowRun(flow.workspaceId, flow.id, trigger, flow.steps);
+  let start!: OutboxEntry;
+  await em.transactional(async (tx) => {
+    tx.persist(run);
+    await tx.flush();
+    start = enqueue(
+      tx,
+      {
+        kind: 'start_flow',
+        flowRunId: run.id,
+        workspaceId: run.workspaceId,
+        taskQueue: deps.config.temporal.taskQueue,
+      },
+      { held: true },
+    );
+  });
+  await relayOrLeave(deps, em, start);
+  return run;
+}
+
+/** `POST /v1/flows/{id}/run`: a manual run with `input` as its trigger data. */
+export async function runFlowManually(
+  deps: FlowDeps,
+  em: EntityManager,
+  identity: Identity,
+  flowId: string,
+  input: Record<string, unknown>,
+): Promise<FlowRunView> {
+  const flow = await findFlow(em, identity.workspaceId, flowId);
+  return presentFlowRun(await startFlowRun(deps, em, flow, { type: 'manual', input }));
+}
+
+export async function listFlowRuns(
+  em: EntityManager,
+  identity: Identity,
+  flowId: string,
+  page: { limit: number; cursor?: string },
+): Promise<{ flowRuns: FlowRunView[]; nextCursor: string | null }> {
+  const flow = await findFlow(em, identity.workspaceId, flowId);
+  const { items, nextCursor } = await findPage(em, FlowRun, { flowId: flow.id }, page);
+  return { flowRuns: items.map(presentFlowRun), nextCursor };
+}
+
+export async function getFlowRun(em: EntityManager, identity: Identity, id: string): Promise<FlowRunView> {
+  return presentFlowRun(await findFlowRun(em, identity.workspaceId, id));
+}
+
+function invalidState(run: FlowRun): ApiError {
+  return new ApiError('run.invalid_state', `The flow run is ${run.status}`, { status: run.status });
+}
+
+/**
+ * Answers the approval a flow run waits for. The answer is claimed on the row (a second answer is 409
+ * `run.invalid_state`) and the signal, naming the approval it answers, commits with the claim in the
+ * outbox. A rejection fails the flow run with `flow.rejected`.
+ */
+export async function answerFlowApproval(
+  deps: FlowDeps,
+  em: EntityManager,
+  identity: Identity,
+  id: string,
+  answer: { approved: boolean; comment?: string },
+): Promise<FlowRunView> {
+  await findFlowRun(em, identity.workspaceId, id);
+  let entry!: OutboxEntry;
+  const run = await em.transactional(async (tx) => {
+    const row = await tx.findOneOrFail(FlowRun, id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const pending = row.pendingApproval;
+    if (row.status !== 'waiting_approval' || !pending || row.answeredActionId === pending.id) throw invalidState(row);
+    row.answeredActionId = pending.id;
+    entry = enqueue(
+      tx,
+      { kind: 'signal_flow', flowRunId: row.id, payload: { actionId: pending.id, ...answer } },
+      { held: true },
+    );
+    return row;
+  });
+  await relayOrLeave(deps, em, entry);
+  return presentFlowRun(run);
+}
+
+/**
+ * Cancels a flow run that has not finished (409 `run.invalid_state` otherwise): Temporal's cancel of
+ * `flow-<id>` through the outbox, which cancels its agent run too. A run still queued is cancelled on
+ * the row at once, so a workflow that starts later ends without running a step.
+ */
+export async function cancelFlowRun(
+  deps: FlowDeps,
+  em: EntityManager,
+  identity: Identity,
+  id: string,
+): Promise<FlowRunView> {
+  await findFlowRun(em, identity.workspaceId, id);
+  let entry!: OutboxEntry;
+  const run = await em.transactional(async (tx) => {
+    const row = await tx.findOneOrFail(FlowRun, id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (FLOW_RUN_TERMINAL.includes(row.status)) throw invalidState(row);
+    if (row.status === 'queued') {
+      row.status = 'cancelled';
+      row.completedAt = new Date();
+      row.steps = row.steps.map((s) => ({ ...s, status: 'skipped' }));
+    }
+    entry = enqueue(tx, { kind: 'cancel_flow', flowRunId: row.id }, { held: true });
+    return row;
+  });
+  await relayOrLeave(deps, em, entry);
+  return presentFlowRun(run);
+}

@@ -1,0 +1,106 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { OutputConnection, OutputDelivery } from '../../db/entities/OutputConnection';
+import type { Resolver } from '../../platform/net/publicAddress';
+import { errors } from '../errors';
+import { findPage } from '../pagination';
+import { checkUrl } from '../webhooks/subscriptions';
+import {
+  serializeConnection,
+  serializeOutputDelivery,
+  type OutputConnectionView,
+  type OutputDeliveryView,
+} from './presenters';
+
+export type NewOutputConnection =
+  | { name: string; type: 'http'; url: string; secret: string }
+  | { name: string; type: 'saved_table'; savedTableId: string };
+
+export interface UrlCheckOptions {
+  /** SVC_ALLOW_PRIVATE_WEBHOOKS: the same rule as webhook URLs (local development only). */
+  allowPrivate: boolean;
+  resolver?: Resolver;
+}
+
+/**
+ * A live (not deleted) connection of the workspace.
+ * @throws `not_found` when there is none, including one of another workspace
+ */
+export async function findConnection(em: EntityManager, workspaceId: string, id: string): Promise<OutputConnection> {
+  const conn = await em.findOne(OutputConnection, { id, workspaceId, deletedAt: null });
+  if (!conn) throw errors.notFound('Output connection');
+  return conn;
+}
+
+/**
+ * Creates a connection. An `http` URL must resolve to public addresses only, checked like a webhook URL
+ * (and again before every attempt). Saved tables do not exist in this service yet, so `saved_table` is refused.
+ * @throws 400 `webhook.url_not_public`; 400 `validation_error` for `saved_table`
+ */
+export async function createConnection(
+  em: EntityManager,
+  workspaceId: string,
+  input: NewOutputConnection,
+  opts: UrlCheckOptions,
+): Promise<OutputConnectionView> {
+  if (input.type === 'saved_table') {
+    throw errors.validation([{ path: 'type', message: 'Saved tables are not available yet; use an http connection' }]);
+  }
+  const url = await checkUrl(input.url, opts);
+  const conn = new OutputConnection(workspaceId, input.name, 'http');
+  conn.url = url;
+  conn.secret = input.secret;
+  em.persist(conn);
+  await em.flush();
+  return serializeConnection(conn);
+}
+
+/** The workspace's live connections, newest first, one page. */
+export async function listConnections(
+  em: EntityManager,
+  workspaceId: string,
+  page: { limit: number; cursor?: string },
+): Promise<{ items: OutputConnectionView[]; nextCursor: string | null }> {
+  const { items, nextCursor } = await findPage(em, OutputConnection, { workspaceId, deletedAt: null }, page);
+  return { items: items.map(serializeConnection), nextCursor };
+}
+
+/** One connection. @throws `not_found` */
+export async function getConnection(em: EntityManager, workspaceId: string, id: string): Promise<OutputConnectionView> {
+  return serializeConnection(await findConnection(em, workspaceId, id));
+}
+
+/**
+ * Removes a connection; deliveries still retrying stop at their next attempt, which finds it gone, and
+ * agents that list it skip it from then on.
+ * @throws `not_found`
+ */
+export async function deleteConnection(em: EntityManager, workspaceId: string, id: string): Promise<void> {
+  const conn = await findConnection(em, workspaceId, id);
+  conn.deletedAt = new Date();
+  await em.flush();
+}
+
+/**
+ * A connection's delivery log, newest first, one page.
+ * @throws `not_found` when the connection is not a live one of the workspace
+ */
+export async function listOutputDeliveries(
+  em: EntityManager,
+  workspaceId: string,
+  connectionId: string,
+  page: { limit: number; cursor?: string },
+): Promise<{ items: OutputDeliveryView[]; nextCursor: string | null }> {
+  const conn = await findConnection(em, workspaceId, connectionId);
+  const { items, nextCursor } = await findPage(em, OutputDelivery, { connectionId: conn.id }, page);
+  return { items: items.map(serializeOutputDelivery), nextCursor };
+}
+
+/**
+ * The ids among `ids` that name no live connection of the workspace (an agent's `settings.saveOutput`).
+ */
+export async function unknownConnections(em: EntityManager, workspaceId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const found = await em.find(OutputConnection, { id: { $in: ids }, workspaceId, deletedAt: null }, { fields: ['id'] });
+  const known = new Set(found.map((c) => c.id));
+  return ids.filter((id) => !known.has(id));
+}

@@ -1,0 +1,160 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  ChildWorkflowFailure,
+  allHandlersFinished,
+  condition,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  sleep,
+  startChild,
+  uuid4,
+} from '@temporalio/workflow';
+import {
+  FlowFailure,
+  flowApprovalSignal,
+  type ApprovalPayload,
+  type FlowActivities,
+  type FlowError,
+  type FlowRunStatus,
+  type FlowWorkflowArgs,
+} from './flowMessages';
+import { runWorkflowId } from './messages';
+import { outputDeliverer } from './outputDelivery';
+import { runWorkflow } from './runWorkflow';
+import { SvcAgentId, SvcRunStatus, SvcWorkspaceId } from './searchAttributes';
+
+// Read-model writes and step bookkeeping: retried without limit (a database outage delays, never fails).
+const store = proxyActivities<FlowActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+// Outbound calls: 3 attempts, 1 s then 2 s apart; a refused address or a non-2xx answer is final at once.
+const outbound = proxyActivities<FlowActivities>({
+  startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '20 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+const FLOW_CODES: readonly string[] = Object.values(FlowFailure);
+
+function flowError(err: unknown): FlowError {
+  let failure = err;
+  while (failure instanceof ActivityFailure || failure instanceof ChildWorkflowFailure) failure = failure.cause;
+  if (failure instanceof ApplicationFailure && failure.type && FLOW_CODES.includes(failure.type)) {
+    return { code: failure.type, message: failure.message };
+  }
+  return { code: FlowFailure.internal, message: failure instanceof Error ? failure.message : String(failure) };
+}
+
+/**
+ * One run of a flow (docs/api/flows.md#how-a-flow-runs): its steps in order, each recorded in the read
+ * model by activities. A delay is a durable timer; an approval waits for the signal naming it; an agent
+ * step starts the run its activity created as the child workflow `run-<id>` and waits for it, however
+ * long it waits on a person. A cancel of this workflow cancels what runs (the child run included),
+ * writes `cancelled` and closes the workflow as Canceled.
+ */
+export async function flowWorkflow({ flowRunId }: FlowWorkflowArgs): Promise<FlowRunStatus> {
+  let waitingFor: string | undefined;
+  let approval: ApprovalPayload | undefined;
+  setHandler(flowApprovalSignal, (payload) => {
+    if (waitingFor !== undefined && payload.actionId === waitingFor && approval === undefined) approval = payload;
+  });
+
+  const plan = await store.beginFlowRun(flowRunId);
+  if ('endedAs' in plan) return plan.endedAs;
+
+  let status: FlowRunStatus = 'succeeded';
+  let error: FlowError | null = null;
+  let cancellation: unknown;
+  let current = -1;
+  try {
+    for (let i = 0; i < plan.steps.length;) {
+      const step = plan.steps[i];
+      current = i;
+      let next = i + 1;
+      switch (step.type) {
+        case 'delay':
+          await store.markFlowStep(flowRunId, i, { status: 'running' });
+          await sleep((step.seconds ?? 0) * 1000);
+          await store.markFlowStep(flowRunId, i, { status: 'succeeded', output: { seconds: step.seconds ?? 0 } });
+          break;
+        case 'http':
+          await store.markFlowStep(flowRunId, i, { status: 'running' });
+          await outbound.flowHttpStep(flowRunId, i);
+          break;
+        case 'save_output': {
+          await store.markFlowStep(flowRunId, i, { status: 'running' });
+          const deliveryId = await store.flowRecordSaveOutput(flowRunId, i);
+          if (deliveryId === null) break;
+          // signed and guarded like a webhook, 3 attempts (workflows/outputDelivery.ts)
+          const outcome = await outputDeliverer()(deliveryId);
+          await store.flowFinishSaveOutput(flowRunId, i, deliveryId, outcome);
+          break;
+        }
+        case 'condition': {
+          const outcome = await store.flowConditionStep(flowRunId, i);
+          if (outcome.next === 'stop') next = plan.steps.length;
+          else if (outcome.next === 'jump') next = outcome.index;
+          break;
+        }
+        case 'approval': {
+          approval = undefined;
+          waitingFor = uuid4();
+          await store.flowAwaitApproval(flowRunId, i, waitingFor);
+          await condition(() => approval !== undefined);
+          const answer = approval!;
+          waitingFor = undefined;
+          await store.flowRecordApproval(flowRunId, i, answer);
+          if (!answer.approved) {
+            throw ApplicationFailure.create({
+              type: FlowFailure.rejected,
+              message: answer.comment ?? `Step "${step.name}" was rejected`,
+              nonRetryable: true,
+            });
+          }
+          break;
+        }
+        case 'agent': {
+          const made = await store.flowCreateAgentRun(flowRunId, i);
+          const child = await startChild(runWorkflow, {
+            workflowId: runWorkflowId(made.runId),
+            args: [{ runId: made.runId }],
+            typedSearchAttributes: [
+              { key: SvcWorkspaceId, value: made.workspaceId },
+              { key: SvcAgentId, value: made.agentId },
+              { key: SvcRunStatus, value: 'queued' },
+            ],
+          });
+          try {
+            await child.result();
+          } catch (err) {
+            // The run ended some other way (cancelled on its own): the step reads how, below.
+            if (CancellationScope.current().consideredCancelled) throw err;
+          }
+          await store.flowFinishAgentStep(flowRunId, i, made.runId);
+          break;
+        }
+      }
+      i = next;
+    }
+  } catch (err) {
+    if (isCancellation(err) && CancellationScope.current().consideredCancelled) {
+      status = 'cancelled';
+      cancellation = err;
+    } else {
+      status = 'failed';
+      error = flowError(err);
+    }
+  }
+  // Finishing is never interrupted: the failed step and the terminal status are written whatever arrives now.
+  await CancellationScope.nonCancellable(async () => {
+    if (status === 'failed' && current >= 0) await store.markFlowStep(flowRunId, current, { status: 'failed', error });
+    await store.finishFlowRun(flowRunId, status, error);
+    await condition(allHandlersFinished);
+  });
+  if (cancellation) throw cancellation;
+  return status;
+}
