@@ -14,6 +14,8 @@ import type { OutputActivities } from '../workflows/activityTypes';
 export const OutputFailure = {
   /** The connection was deleted (or never was one of the workspace): no further attempt (non-retryable). */
   connectionGone: 'output.connection_gone',
+  /** A saved table connection's table was deleted: the delivery is `failed` (non-retryable). */
+  targetGone: 'output.saved_table_gone',
   /** The receiver did not take this attempt; Temporal's retry policy makes the next one. */
   attemptFailed: 'output.attempt_failed',
 } as const;
@@ -45,6 +47,9 @@ export function createOutputActivities(deps: { orm: Orm } & DeliveryOptions) {
     async deliverOutput(deliveryId) {
       const result = await attemptOutputDelivery(orm.em.fork(), deliveryId, Context.current().info.attempt, opts);
       if (result.outcome === 'connection_gone') throw gone('output connection deleted');
+      if (result.outcome === 'target_gone') {
+        throw ApplicationFailure.create({ type: OutputFailure.targetGone, message: result.error, nonRetryable: true });
+      }
       if (result.outcome === 'attempt_failed') {
         throw ApplicationFailure.create({ type: OutputFailure.attemptFailed, message: result.error });
       }

@@ -5,7 +5,8 @@ import { text, trimmedText } from './text';
 
 /**
  * `http`: a public URL and the secret that signs every delivery (16..256 characters, write-only, as a
- * webhook's); `saved_table`: refused with 400 until saved tables exist (docs/api/output-connections.md).
+ * webhook's); `saved_table`: a saved table of the workspace, its output appended as a row
+ * (docs/api/output-connections.md).
  */
 export const createOutputConnectionBody = z.discriminatedUnion('type', [
   z.object({ name: trimmedText(200), type: z.literal('http'), url: text(1, 2048), secret: text(16, 256) }),

@@ -13,7 +13,7 @@ export interface OutputConnection {
 
 /**
  * `client.outputConnections.create`: an `http` connection (a public URL and a 16..256-character secret that
- * signs every delivery). `saved_table` is refused with a `ValidationError` until saved tables exist.
+ * signs every delivery); `saved_table`: a saved table of the workspace, each output appended as a row.
  */
 export type OutputConnectionCreateParams =
   | { name: string; type: 'http'; url: string; secret: string }

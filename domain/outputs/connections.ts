@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OutputConnection, OutputDelivery } from '../../db/entities/OutputConnection';
+import { SavedTable } from '../../db/entities/SavedTable';
 import type { Resolver } from '../../platform/net/publicAddress';
 import { errors } from '../errors';
 import { findPage } from '../pagination';
@@ -33,8 +34,8 @@ export async function findConnection(em: EntityManager, workspaceId: string, id:
 
 /**
  * Creates a connection. An `http` URL must resolve to public addresses only, checked like a webhook URL
- * (and again before every attempt). Saved tables do not exist in this service yet, so `saved_table` is refused.
- * @throws 400 `webhook.url_not_public`; 400 `validation_error` for `saved_table`
+ * (and again before every attempt); a `saved_table` connection must name a saved table of the workspace.
+ * @throws 400 `webhook.url_not_public`; 400 `validation_error` at `savedTableId` for an unknown table
  */
 export async function createConnection(
   em: EntityManager,
@@ -43,7 +44,14 @@ export async function createConnection(
   opts: UrlCheckOptions,
 ): Promise<OutputConnectionView> {
   if (input.type === 'saved_table') {
-    throw errors.validation([{ path: 'type', message: 'Saved tables are not available yet; use an http connection' }]);
+    const table = await em.findOne(SavedTable, { id: input.savedTableId, workspaceId }, { fields: ['id'] });
+    if (!table) {
+      throw errors.validation([{ path: 'savedTableId', message: `Unknown saved table ${input.savedTableId}` }]);
+    }
+    const conn = new OutputConnection(workspaceId, input.name, 'saved_table');
+    conn.savedTableId = table.id;
+    await em.persist(conn).flush();
+    return serializeConnection(conn);
   }
   const url = await checkUrl(input.url, opts);
   const conn = new OutputConnection(workspaceId, input.name, 'http');

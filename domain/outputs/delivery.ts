@@ -6,6 +6,7 @@ import { safeRequest } from '../../platform/net/safeHttp';
 import { ATTEMPT_TIMEOUT_MS, type DeliveryOptions } from '../webhooks/delivery';
 import { SIGNATURE_HEADER, signatureHeader } from '../webhooks/signature';
 import { findConnection } from './connections';
+import { appendOutputRow } from './savedTableDelivery';
 
 export type { DeliveryOptions };
 
@@ -22,10 +23,14 @@ export interface OutputSource {
 
 /**
  * What one attempt came to. `connection_gone`: the connection was deleted, so no attempt is made and none
- * should follow; `attempt_failed`: recorded in the log, another may follow.
+ * should follow; `target_gone`: a saved table connection's table was deleted, the delivery is `failed` and
+ * none should follow; `attempt_failed`: recorded in the log, another may follow.
  */
 export type OutputAttemptOutcome =
-  { outcome: 'delivered' } | { outcome: 'connection_gone' } | { outcome: 'attempt_failed'; error: string };
+  | { outcome: 'delivered' }
+  | { outcome: 'connection_gone' }
+  | { outcome: 'target_gone'; error: string }
+  | { outcome: 'attempt_failed'; error: string };
 
 function sourceKey(source: OutputSource): string {
   if (source.key) return source.key.slice(0, 255);
@@ -88,7 +93,8 @@ async function recordAttempt(
 }
 
 /**
- * Makes attempt number `attempt` (1-based) of an output delivery and records it in the connection's log; a
+ * Makes attempt number `attempt` (1-based) of an output delivery and records it in the connection's log. A
+ * `saved_table` connection appends the output as a row (domain/outputs/savedTableDelivery.ts). For `http`, a
  * 2xx marks it `succeeded`. Signed and guarded exactly like a webhook delivery (docs/api/webhooks.md): the
  * URL is resolved and checked before every attempt and the connection goes to the checked address; a 3xx is
  * a failure (redirects are never followed), as are other statuses, timeouts and connection errors.
@@ -105,7 +111,9 @@ export async function attemptOutputDelivery(
   if (delivery.status === 'succeeded') return { outcome: 'delivered' };
   const conn = await em.findOne(OutputConnection, delivery.connectionId);
   // A connection deleted mid-retry stops receiving at once.
-  if (!conn || conn.deletedAt || conn.type !== 'http' || !conn.url || !conn.secret) {
+  if (!conn || conn.deletedAt) return { outcome: 'connection_gone' };
+  if (conn.type === 'saved_table') return appendOutputRow(em, delivery, conn);
+  if (!conn.url || !conn.secret) {
     return { outcome: 'connection_gone' };
   }
   const at = new Date();

@@ -57,7 +57,6 @@ export async function recordRunOutputs(em: EntityManager, runId: string): Promis
     id: { $in: listed },
     workspaceId: run.workspaceId,
     deletedAt: null,
-    type: 'http',
   });
   const ids: string[] = [];
   for (const conn of live) {

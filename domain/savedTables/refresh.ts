@@ -11,7 +11,7 @@ const INSERT_BATCH = 500;
 
 /**
  * Refreshes a saved table: runs its read against the source (up to 1000 rows) and replaces its rows
- * in one transaction. When the source fails (unreachable, a column gone), the table records `error`
+ * in one transaction, rows appended by save-output connections included (docs/api/output-connections.md). When the source fails (unreachable, a column gone), the table records `error`
  * and its message and keeps the rows of the last good refresh. A table deleted meanwhile is left alone.
  */
 export async function refreshSavedTable(em: EntityManager, deps: SourceDeps, id: string): Promise<void> {
@@ -35,6 +35,8 @@ export async function refreshSavedTable(em: EntityManager, deps: SourceDeps, id:
   }
   const rows = result.rows;
   await em.transactional(async (tx) => {
+    // the lock appended outputs take (domain/outputs/savedTableDelivery.ts): the two follow one another
+    await tx.execute('select id from saved_tables where id = ? for update', [id]);
     await tx.nativeDelete(SavedTableRow, { savedTableId: id });
     for (let i = 0; i < rows.length; i += INSERT_BATCH) {
       await tx.insertMany(

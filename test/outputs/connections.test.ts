@@ -45,7 +45,7 @@ describe('output connections', () => {
     expect((await h.request(`/v1/output-connections/${conn.id}`, { headers: auth })).status).toBe(404);
   });
 
-  it('refuses private URLs like webhooks, bad bodies, and saved tables (not available yet)', async () => {
+  it('refuses private URLs like webhooks, bad bodies, and unknown saved tables', async () => {
     for (const url of ['http://127.0.0.1/x', 'http://10.0.0.1/x', 'ftp://8.8.8.8/x', 'http://[::1]/x']) {
       const res = await create({ name: 'x', type: 'http', url, secret });
       expect([url, res.status, (await res.json()).error.code]).toEqual([url, 400, 'webhook.url_not_public']);
@@ -61,11 +61,12 @@ describe('output connections', () => {
       expect(res.status).toBe(400);
       expect((await res.json()).error.code).toBe('validation_error');
     }
+    // an unknown saved table is 400 at its path, like every id in a body (test/outputs/savedTable.test.ts makes real ones)
     const table = await create({ name: 't', type: 'saved_table', savedTableId: randomUUID() });
     expect(table.status).toBe(400);
     const err = (await table.json()).error;
     expect(err.code).toBe('validation_error');
-    expect(err.message + JSON.stringify(err.details)).toMatch(/saved tables are not available/i);
+    expect(err.details.issues).toEqual([expect.objectContaining({ path: 'savedTableId' })]);
   });
 
   it('needs webhooks:manage (403), and another workspace sees 404', async () => {

@@ -12,7 +12,7 @@ export class OutputConnections {
   /**
    * Creates a connection. The secret is write-only: it is never returned.
    * @throws {ValidationError} `webhook.url_not_public` when the URL resolves to a non-public address;
-   *   `validation_error` for a `saved_table` connection (not available yet)
+   *   `validation_error` at `savedTableId` when it names no saved table of the workspace
    */
   create(params: OutputConnectionCreateParams, options?: CallOptions): Promise<OutputConnection> {
     return this.http.request({ ...options, method: 'POST', path: '/v1/output-connections', json: params });
