@@ -69,6 +69,7 @@ export async function startAppRun(
   const app = await em.findOne(App, { slug, status: 'published' });
   if (!app) throw errors.notFound('App');
   const input = parseSubmission(app.form, values);
+  const token = newOpaqueToken();
   let run: Run;
   try {
     ({ run } = await createRun(
@@ -77,6 +78,11 @@ export async function startAppRun(
       { actor: 'app', workspaceId: app.workspace.id, appId: app.id },
       { agentId: app.agent.id, input, metadata: { appId: app.id } },
       null,
+      // The token commits with the run: a run its submitter could not open, and the app's usage would not
+      // count (domain/apps/usage.ts), never exists.
+      (tx, created) => {
+        tx.persist(new AppRunToken(created, tx.getReference(App, app.id), sha256Hex(token)));
+      },
     ));
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
@@ -86,8 +92,6 @@ export async function startAppRun(
     if (err.code === 'not_found' || err.code === 'validation_error') throw errors.notFound('App');
     throw err;
   }
-  const token = newOpaqueToken();
-  await em.persist(new AppRunToken(run, app, sha256Hex(token))).flush();
   return { runId: run.id, token };
 }
 

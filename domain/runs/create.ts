@@ -33,6 +33,12 @@ export interface CreateRunRequest {
   metadata: Record<string, unknown>;
 }
 
+/**
+ * Rows that belong to the run from its first moment (an app's run token): written in the transaction that
+ * inserts the run, after it, so the run never commits without them nor they without it.
+ */
+export type WithRun = (tx: EntityManager, run: Run) => Promise<void> | void;
+
 /** `created` is false when the answer replays an earlier create with the same Idempotency-Key (200, not 201). */
 export interface CreateRunResult {
   run: Run;
@@ -51,6 +57,7 @@ export async function createRun(
   identity: RunCreator,
   body: CreateRunRequest,
   key: string | null,
+  withRun?: WithRun,
 ): Promise<CreateRunResult> {
   if (key && key.length > 255)
     throw errors.validation([{ path: 'Idempotency-Key', message: 'At most 255 characters' }]);
@@ -81,6 +88,10 @@ export async function createRun(
       await checkRunAllowed(tx, identity, model, body.input, deps.config, run);
       tx.persist(run);
       await tx.flush();
+      if (withRun) {
+        await withRun(tx, run);
+        await tx.flush();
+      }
       await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
       // The start of its workflow commits with the run, so neither exists without the other.
       start = enqueue(tx, startCall(deps, run), { held: true });

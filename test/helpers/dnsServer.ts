@@ -1,10 +1,12 @@
 import dgram from 'node:dgram';
 import type { AddressInfo } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import dnsPacket, { type Answer, type DecodedPacket, type Question } from 'dns-packet';
+import { toType } from 'dns-packet/types';
 
 /**
  * A real DNS server on 127.0.0.1 (UDP only) answering A, AAAA and TXT questions from a table, so the public-address
  * guard resolves names without asking anything outside the machine (`SVC_DNS_SERVERS`, docs/architecture.md).
+ * Packets are read and written by `dns-packet`; this file only decides the answers.
  * A name in the table without a record of the asked type is NODATA; a name not in it is NXDOMAIN; a `silent` name
  * gets no answer at all (a server that times out).
  */
@@ -35,87 +37,73 @@ export interface DnsServer {
   close(): Promise<void>;
 }
 
-const TYPE_A = 1;
-const TYPE_AAAA = 28;
-const TYPE_TXT = 16;
-const CLASS_IN = 1;
 const RCODE_FORMERR = 1;
 const RCODE_NXDOMAIN = 3;
 const RCODE_NOTIMP = 4;
+const OPCODE_BITS = 0x7800;
+const TTL = 5; // short: tests change entries while the server runs
 
-type Question = { id: number; flags: number; name: string; type: number; klass: number; raw: Buffer };
-
-/** The header and first question of a query; null when the packet is not one we can read. */
-function parseQuery(msg: Buffer): Question | null {
-  if (msg.length < 12 || msg.readUInt16BE(4) < 1) return null;
-  const labels: string[] = [];
-  let i = 12;
-  for (;;) {
-    if (i >= msg.length) return null;
-    const len = msg[i];
-    if (len === 0) break;
-    if (len > 63 || i + 1 + len > msg.length) return null; // no compression in a question
-    labels.push(msg.toString('latin1', i + 1, i + 1 + len));
-    i += 1 + len;
-  }
-  i += 1;
-  if (i + 4 > msg.length) return null;
-  const type = msg.readUInt16BE(i);
-  const klass = msg.readUInt16BE(i + 2);
-  return {
-    id: msg.readUInt16BE(0),
-    flags: msg.readUInt16BE(2),
-    name: labels.join('.').toLowerCase(),
-    type,
-    klass,
-    raw: msg.subarray(12, i + 4),
-  };
+/** The query's opcode and RD echoed, answered authoritatively with recursion available, and the rcode. */
+function responseFlags(query: DecodedPacket, rcode: number): number {
+  const echoed = (query.flags ?? 0) & (OPCODE_BITS | dnsPacket.RECURSION_DESIRED);
+  return echoed | dnsPacket.AUTHORITATIVE_ANSWER | dnsPacket.RECURSION_AVAILABLE | rcode;
 }
 
-function header(q: Question, rcode: number, answers: number): Buffer {
-  const h = Buffer.alloc(12);
-  h.writeUInt16BE(q.id, 0);
-  // QR, the query's opcode and RD, AA, RA, rcode
-  h.writeUInt16BE(0x8000 | (q.flags & 0x7800) | (q.flags & 0x0100) | 0x0400 | 0x0080 | rcode, 2);
-  h.writeUInt16BE(1, 4);
-  h.writeUInt16BE(answers, 6);
-  return h;
-}
-
-/** A TXT record's data: the text as character-strings of at most 255 bytes each. */
-function txtData(text: string): Buffer {
+/** A TXT value as character-strings of at most 255 bytes each (one string cannot hold more). */
+function txtStrings(text: string): Buffer[] {
   const bytes = Buffer.from(text, 'utf8');
   const parts: Buffer[] = [];
-  for (let i = 0; i === 0 || i < bytes.length; i += 255) {
-    const chunk = bytes.subarray(i, i + 255);
-    parts.push(Buffer.from([chunk.length]), chunk);
+  for (let i = 0; i === 0 || i < bytes.length; i += 255) parts.push(bytes.subarray(i, i + 255));
+  return parts;
+}
+
+function answers(q: Question, entry: DnsEntry): Answer[] {
+  const name = q.name;
+  if (q.type === 'A' || q.type === 'AAAA') {
+    return (entry[q.type] ?? []).map((data) => ({ type: q.type as 'A' | 'AAAA', class: 'IN', name, ttl: TTL, data }));
   }
-  return Buffer.concat(parts);
+  if (q.type === 'TXT') {
+    return (entry.TXT ?? []).map((text) => ({ type: 'TXT', class: 'IN', name, ttl: TTL, data: txtStrings(text) }));
+  }
+  return [];
 }
 
-function answer(type: number, value: string): Buffer {
-  const rdata = type === TYPE_TXT ? txtData(value) : Buffer.from(ipaddr.parse(value).toByteArray());
-  const rr = Buffer.alloc(12);
-  rr.writeUInt16BE(0xc00c, 0); // the name: a pointer to the question's
-  rr.writeUInt16BE(type, 2);
-  rr.writeUInt16BE(CLASS_IN, 4);
-  rr.writeUInt32BE(5, 6); // TTL: short, tests change entries
-  rr.writeUInt16BE(rdata.length, 10);
-  return Buffer.concat([rr, rdata]);
-}
-
-function respond(q: Question, table: DnsTable): Buffer | null {
-  const entry = Object.prototype.hasOwnProperty.call(table, q.name) ? table[q.name] : undefined;
+/** The reply to a query, or null when the name is `silent`. */
+function respond(query: DecodedPacket, q: Question, table: DnsTable): Buffer | null {
+  const key = q.name.toLowerCase();
+  const entry = Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
   if (entry?.silent) return null;
-  if (q.klass !== CLASS_IN) return Buffer.concat([header(q, RCODE_NOTIMP, 0), q.raw]);
-  if (!entry) return Buffer.concat([header(q, RCODE_NXDOMAIN, 0), q.raw]);
-  const records: Record<number, string[] | undefined> = {
-    [TYPE_A]: entry.A,
-    [TYPE_AAAA]: entry.AAAA,
-    [TYPE_TXT]: entry.TXT,
-  };
-  const ips = records[q.type] ?? [];
-  return Buffer.concat([header(q, 0, ips.length), q.raw, ...ips.map((ip) => answer(q.type, ip))]);
+  const reply = (rcode: number, records: Answer[] = []) =>
+    dnsPacket.encode({
+      type: 'response',
+      id: query.id,
+      flags: responseFlags(query, rcode),
+      questions: [q],
+      answers: records,
+    });
+  if (q.class !== 'IN') return reply(RCODE_NOTIMP);
+  if (!entry) return reply(RCODE_NXDOMAIN);
+  return reply(0, answers(q, entry));
+}
+
+/** A reply to a packet we cannot read: its id, FORMERR, nothing else (nothing at all when it has no header). */
+function formatError(msg: Buffer): Buffer | null {
+  if (msg.length < 12) return null;
+  return dnsPacket.encode({ type: 'response', id: msg.readUInt16BE(0), flags: RCODE_FORMERR });
+}
+
+function decodeQuery(msg: Buffer): { query: DecodedPacket; question: Question } | null {
+  try {
+    const query = dnsPacket.decode(msg);
+    const question = query.questions?.[0];
+    return question ? { query, question } : null;
+  } catch {
+    return null;
+  }
+}
+
+function queryType(type: string): DnsServer['queries'][number]['type'] {
+  return type === 'A' || type === 'AAAA' || type === 'TXT' ? type : toType(type);
 }
 
 /** Starts a DNS server on 127.0.0.1 on a free port, answering from `table` (kept by reference). */
@@ -123,22 +111,16 @@ export async function startDnsServer(table: DnsTable = { ...TEST_DNS_TABLE }): P
   const socket = dgram.createSocket('udp4');
   const queries: DnsServer['queries'] = [];
   socket.on('message', (msg, rinfo) => {
-    const q = parseQuery(msg);
-    if (!q) {
-      if (msg.length >= 12) {
-        const h = Buffer.from(msg.subarray(0, 12));
-        h.writeUInt16BE(0x8000 | RCODE_FORMERR, 2);
-        h.fill(0, 4);
-        socket.send(h, rinfo.port, rinfo.address);
-      }
+    const decoded = decodeQuery(msg);
+    const reply = decoded ? null : formatError(msg);
+    if (!decoded) {
+      if (reply) socket.send(reply, rinfo.port, rinfo.address);
       return;
     }
-    queries.push({
-      name: q.name,
-      type: q.type === TYPE_A ? 'A' : q.type === TYPE_AAAA ? 'AAAA' : q.type === TYPE_TXT ? 'TXT' : q.type,
-    });
-    const reply = respond(q, server.table);
-    if (reply) socket.send(reply, rinfo.port, rinfo.address);
+    const { query, question } = decoded;
+    queries.push({ name: question.name.toLowerCase(), type: queryType(question.type) });
+    const answer = respond(query, question, server.table);
+    if (answer) socket.send(answer, rinfo.port, rinfo.address);
   });
   await new Promise<void>((resolve, reject) => {
     socket.once('error', reject);
