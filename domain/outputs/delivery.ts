@@ -1,10 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { OutputConnection, OutputDelivery, type OutputAttempt } from '../../db/entities/OutputConnection';
-import { NotPublicAddressError } from '../../platform/net/publicAddress';
-import { safeRequest } from '../../platform/net/safeHttp';
-import { ATTEMPT_TIMEOUT_MS, type DeliveryOptions } from '../webhooks/delivery';
-import { SIGNATURE_HEADER, signatureHeader } from '../webhooks/signature';
+import { signedPost, type DeliveryOptions } from '../webhooks/signedPost';
 import { findConnection } from './connections';
 import { appendOutputRow } from './savedTableDelivery';
 
@@ -116,32 +113,19 @@ export async function attemptOutputDelivery(
   if (!conn.url || !conn.secret) {
     return { outcome: 'connection_gone' };
   }
-  const at = new Date();
-  let statusCode: number | null = null;
-  let error: string | null = null;
-  try {
-    const res = await safeRequest(conn.url, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': 'svc-outputs/1',
-        [SIGNATURE_HEADER]: signatureHeader(conn.secret, delivery.body, Math.floor(at.getTime() / 1000)),
-        'X-SVC-Delivery': delivery.id,
-        'X-SVC-Attempt': String(attempt),
-      },
+  const result = await signedPost(
+    {
+      url: conn.url,
+      secret: conn.secret,
       body: delivery.body,
-      timeoutMs: ATTEMPT_TIMEOUT_MS,
-      allowPrivate: opts.allowPrivate,
-      resolver: opts.resolver,
-      maxResponseBytes: 4096,
-    });
-    statusCode = res.status;
-    if (res.status < 200 || res.status >= 300) error = `receiver answered ${res.status}`;
-  } catch (err) {
-    error = err instanceof NotPublicAddressError ? `url not public: ${err.reason}` : (err as Error).message;
-  }
-  await recordAttempt(em, deliveryId, { at: at.toISOString(), statusCode, error }, error ? undefined : 'succeeded');
-  return error ? { outcome: 'attempt_failed', error } : { outcome: 'delivered' };
+      deliveryId: delivery.id,
+      attempt,
+      userAgent: 'svc-outputs/1',
+    },
+    opts,
+  );
+  await recordAttempt(em, deliveryId, result, result.error ? undefined : 'succeeded');
+  return result.error ? { outcome: 'attempt_failed', error: result.error } : { outcome: 'delivered' };
 }
 
 /** Marks a delivery whose attempts are used up (or whose connection is gone) as failed; a no-op once finished. */

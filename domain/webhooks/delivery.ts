@@ -5,20 +5,10 @@ import {
   WebhookSubscription,
   type DeliveryAttempt,
 } from '../../db/entities/Webhook';
-import { NotPublicAddressError, type Resolver } from '../../platform/net/publicAddress';
-import { safeRequest } from '../../platform/net/safeHttp';
-import { SIGNATURE_HEADER, signatureHeader } from './signature';
+import { signedPost, type DeliveryOptions } from './signedPost';
 import { renewDeliverySlot } from './slots';
 
-/** 10 s per attempt; the request gives up a little earlier so the attempt is still recorded. */
-export const ATTEMPT_TIMEOUT_MS = 9_000;
-
-export interface DeliveryOptions {
-  /** SVC_ALLOW_PRIVATE_WEBHOOKS: skip the public-address check (local development only). */
-  allowPrivate: boolean;
-  /** SVC_DNS_SERVERS: how the guard looks names up (default the system resolver). */
-  resolver?: Resolver;
-}
+export { ATTEMPT_TIMEOUT_MS, type DeliveryOptions } from './signedPost';
 
 /**
  * What one attempt came to. `subscription_gone`: the subscription was deleted or disabled, so no
@@ -72,32 +62,12 @@ export async function attemptDelivery(
   if (!sub || sub.deletedAt || sub.status !== 'active') return { outcome: 'subscription_gone' };
   const body = await deliveryBody(em, delivery);
   await renewDeliverySlot(em, deliveryId);
-  const at = new Date();
-  let statusCode: number | null = null;
-  let error: string | null = null;
-  try {
-    const res = await safeRequest(sub.url, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': 'svc-webhooks/1',
-        [SIGNATURE_HEADER]: signatureHeader(sub.secret, body, Math.floor(at.getTime() / 1000)),
-        'X-SVC-Delivery': delivery.id,
-        'X-SVC-Attempt': String(attempt),
-      },
-      body,
-      timeoutMs: ATTEMPT_TIMEOUT_MS,
-      allowPrivate: opts.allowPrivate,
-      resolver: opts.resolver,
-      maxResponseBytes: 4096,
-    });
-    statusCode = res.status;
-    if (res.status < 200 || res.status >= 300) error = `receiver answered ${res.status}`;
-  } catch (err) {
-    error = err instanceof NotPublicAddressError ? `url not public: ${err.reason}` : (err as Error).message;
-  }
-  await recordAttempt(em, deliveryId, { at: at.toISOString(), statusCode, error }, error ? undefined : 'succeeded');
-  return error ? { outcome: 'attempt_failed', error } : { outcome: 'delivered' };
+  const result = await signedPost(
+    { url: sub.url, secret: sub.secret, body, deliveryId: delivery.id, attempt, userAgent: 'svc-webhooks/1' },
+    opts,
+  );
+  await recordAttempt(em, deliveryId, result, result.error ? undefined : 'succeeded');
+  return result.error ? { outcome: 'attempt_failed', error: result.error } : { outcome: 'delivered' };
 }
 
 /**
