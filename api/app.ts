@@ -135,7 +135,9 @@ export function createApp(deps: AppDeps): {
   const hub = new RunEventHub(deps.config.databaseUrl, deps.logger);
   const models = deps.models ?? createModelRegistry(deps.config.openai);
   const rateLimits = new RateLimitStore();
-  const routes = declareRoutes({ ...deps, models, hub, rateLimits });
+  // One storage for the routes and the public face, which stores an app submission's files.
+  const storage = deps.storage ?? createStorage(deps.config.storageUrl);
+  const routes = declareRoutes({ ...deps, models, hub, rateLimits, storage });
   const router = buildRouter(routes, { config: deps.config, rateLimits });
 
   app.use(requestId());
@@ -151,7 +153,7 @@ export function createApp(deps: AppDeps): {
   // The console's static files (docs/console.md): before the router, and only under /console/.
   app.use(consoleStatic(deps.config));
   // Published apps' public pages (docs/api/apps.md): no credential, outside the /v1 router.
-  app.use(publicFace({ config: deps.config, temporal: deps.temporal, models, rateLimits }));
+  app.use(publicFace({ config: deps.config, temporal: deps.temporal, models, rateLimits, storage }));
   app.use(notFound(router));
   app.use(router.routes());
   // Koa's own error event would print stacks for errors we already rendered; our middleware logs them.

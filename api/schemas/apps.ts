@@ -15,8 +15,16 @@ const option = z.string().trim().min(1).max(200);
 const plainField = z.strictObject({
   name: fieldName,
   label,
-  type: z.enum(['text', 'textarea', 'number', 'file']),
+  type: z.enum(['text', 'textarea', 'number']),
   required: z.boolean(),
+});
+// `multiple`: the field takes several files (docs/api/apps.md#public-pages); one otherwise.
+const fileField = z.strictObject({
+  name: fieldName,
+  label,
+  type: z.literal('file'),
+  required: z.boolean(),
+  multiple: z.boolean().optional(),
 });
 const selectField = z.strictObject({
   name: fieldName,
@@ -25,7 +33,7 @@ const selectField = z.strictObject({
   required: z.boolean(),
   options: z.array(option).min(1).max(100),
 });
-const field = z.discriminatedUnion('type', [plainField, selectField]);
+const field = z.discriminatedUnion('type', [plainField, selectField, fileField]);
 
 /** A form: up to 30 fields with distinct names (the distinct names are checked by the service). */
 export const formSchema = z.strictObject({ fields: z.array(field).min(1).max(30) });
@@ -70,6 +78,7 @@ const fieldOut = z.object({
   type: z.enum(['text', 'textarea', 'number', 'select', 'file']),
   required: z.boolean(),
   options: z.array(z.string()).optional(),
+  multiple: z.boolean().optional(),
 });
 
 export const domainOut = z.object({

@@ -3,13 +3,15 @@
 export type AppStatus = 'draft' | 'published' | 'paused';
 export type AppFieldType = 'text' | 'textarea' | 'number' | 'select' | 'file';
 
-/** One input of an app's public form; `options` only (and always) for `select`. */
+/** One input of an app's public form; `options` only (and always) for `select`, `multiple` only for `file`. */
 export interface AppFormField {
   name: string;
   label: string;
   type: AppFieldType;
   required: boolean;
   options?: string[];
+  /** A `file` field that takes several files. */
+  multiple?: boolean;
 }
 
 export interface AppForm {

@@ -423,6 +423,7 @@ export const APP_FORM_FIELD_FIELDS = {
   type: R,
   required: R,
   options: 'optional',
+  multiple: 'optional',
 } as const satisfies Fields<AppFormField>;
 export const APP_DOMAIN_FIELDS = {
   hostname: R,

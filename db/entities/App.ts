@@ -18,6 +18,8 @@ export interface FormField {
   type: FieldType;
   required: boolean;
   options?: string[];
+  /** A `file` field that takes several files. */
+  multiple?: boolean;
 }
 
 export interface AppForm {

@@ -24,11 +24,20 @@ export type AppChanges = Partial<Omit<AppInput, 'templateId' | 'slug' | 'agentId
   agentId?: string;
 };
 
-/** Field names must be distinct: they become the keys of the run's input. */
+/**
+ * Field names must be distinct: they become the keys of the run's input. A form with file fields lists its
+ * uploads under `input.fileIds` (docs/api/apps.md#public-pages), so no field of it may take that name.
+ */
 function checkForm(form: AppForm): void {
   const seen = new Set<string>();
+  const hasFiles = form.fields.some((f) => f.type === 'file');
   const issues = form.fields.flatMap((f, i) => {
     if (seen.has(f.name)) return [{ path: `form.fields.${i}.name`, message: `Duplicate field name ${f.name}` }];
+    if (hasFiles && f.name === 'fileIds') {
+      return [
+        { path: `form.fields.${i}.name`, message: 'fileIds lists the uploaded files of a form with file fields' },
+      ];
+    }
     seen.add(f.name);
     return [];
   });

@@ -1,11 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { App, AppDomain } from '../../db/entities/App';
 import { AppRunToken } from '../../db/entities/AppRunToken';
+import { File } from '../../db/entities/File';
 import { Run } from '../../db/entities/Run';
-import { ApiError, errors } from '../errors';
+import { Workspace } from '../../db/entities/Workspace';
+import type { PutResult, Storage } from '../../platform/storage/storage';
+import { ApiError, errors, type ValidationIssue } from '../errors';
 import { newOpaqueToken, safeEqual, sha256Hex } from '../identity/secrets';
 import { createRun, type CreateRunDeps } from '../runs/create';
-import { parseSubmission } from './submission';
+import { parseSubmission, type SubmittedFile } from './submission';
 
 /** What an app's public face may show of it: nothing of the workspace beyond these. */
 export interface PublicApp {
@@ -53,35 +56,78 @@ export async function findAppByHost(em: EntityManager, hostname: string): Promis
   return domain ? present(domain.app) : null;
 }
 
+/** An uploaded file of a submission: its bytes are in storage under `id` (the file id to be). */
+export interface SubmittedUpload extends SubmittedFile, PutResult {
+  filename: string;
+  mime: string;
+}
+
+/** What a public submission brought: field values, uploaded files, and problems the transport found. */
+export interface Submission {
+  values: Record<string, unknown>;
+  files?: SubmittedUpload[];
+  issues?: ValidationIssue[];
+}
+
 /**
  * Starts a run of the app's agent for a public submission, charged to the app's workspace, with
  * `metadata.appId`; returns the run's id and the random token that alone opens its status page. The
  * workspace's state stays private: running out of credits is `billing.insufficient_credits` without its
  * figures, and an agent that cannot run (deleted, its model gone) makes the app 404.
+ * Uploaded files become files of the workspace's library (at its root) in the run's own transaction and
+ * the run's `input.fileIds`; a refused submission deletes their bytes, so it leaves no file behind.
  * Throws `validation_error` for the submission (one issue per field).
  */
 export async function startAppRun(
+  deps: CreateRunDeps & { storage: Storage },
+  em: EntityManager,
+  slug: string,
+  submission: Submission,
+): Promise<{ runId: string; token: string }> {
+  const files = submission.files ?? [];
+  try {
+    return await startRun(deps, em, slug, submission.values, files, submission.issues ?? []);
+  } catch (err) {
+    // The rows rolled back with the run; the bytes are outside the transaction.
+    await Promise.all(files.map((f) => deps.storage.delete(f.id).catch(() => undefined)));
+    throw err;
+  }
+}
+
+async function startRun(
   deps: CreateRunDeps,
   em: EntityManager,
   slug: string,
   values: Record<string, unknown>,
+  files: SubmittedUpload[],
+  issues: ValidationIssue[],
 ): Promise<{ runId: string; token: string }> {
   const app = await em.findOne(App, { slug, status: 'published' });
   if (!app) throw errors.notFound('App');
-  const input = parseSubmission(app.form, values);
+  const input = parseSubmission(app.form, values, files, issues);
   const token = newOpaqueToken();
+  const workspaceId = app.workspace.id;
   let run: Run;
   try {
     ({ run } = await createRun(
       deps,
       em,
-      { actor: 'app', workspaceId: app.workspace.id, appId: app.id },
+      { actor: 'app', workspaceId, appId: app.id },
       { agentId: app.agent.id, input, metadata: { appId: app.id } },
       null,
-      // The token commits with the run: a run its submitter could not open, and the app's usage would not
-      // count (domain/apps/usage.ts), never exists.
-      (tx, created) => {
-        tx.persist(new AppRunToken(created, tx.getReference(App, app.id), sha256Hex(token)));
+      {
+        // The token and the uploaded files commit with the run: a run its submitter could not open, and the
+        // app's usage would not count (domain/apps/usage.ts), never exists, nor a file of a refused run.
+        withRun: (tx, created) => {
+          tx.persist(new AppRunToken(created, tx.getReference(App, app.id), sha256Hex(token)));
+          const workspace = tx.getReference(Workspace, workspaceId);
+          for (const f of files) {
+            const file = new File(workspace, f.filename, f.mime, f.size, f.sha256, f.id);
+            file.id = f.id;
+            tx.persist(file);
+          }
+        },
+        insertedFileIds: new Set(files.map((f) => f.id)),
       },
     ));
   } catch (err) {

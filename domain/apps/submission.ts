@@ -33,29 +33,74 @@ function parseField(f: FormField, raw: Raw): { value?: unknown; issue?: string }
       }
       return { value: raw };
     case 'file':
-      // Public pages take no uploads yet: an optional file field is left out, a required one cannot be met.
-      return { issue: 'File uploads are not accepted on public pages' };
+      // Files arrive as parts of a multipart body (parseFiles), never as a value.
+      return { issue: 'Send the file itself, as a part of a multipart/form-data body' };
   }
+}
+
+/** The most files one `multiple` field takes, and one submission in all (docs/api/apps.md#public-pages). */
+export const MAX_FILES_PER_SUBMISSION = 10;
+
+/** A file part of a submission, its bytes already in storage under `id`. */
+export interface SubmittedFile {
+  /** The form field (the part's name). */
+  field: string;
+  id: string;
+}
+
+/** Each file field's ids (one id, or a list for a `multiple` field), or its issue. */
+function parseFiles(
+  form: AppForm,
+  values: Record<string, Raw>,
+  files: SubmittedFile[],
+  issues: ValidationIssue[],
+): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const f of form.fields) {
+    if (f.type !== 'file') continue;
+    const ids = files.filter((file) => file.field === f.name).map((file) => file.id);
+    // A value sent for a file field gets its own issue below, not a second one here.
+    const valued = Object.prototype.hasOwnProperty.call(values, f.name) && values[f.name] !== '';
+    if (ids.length === 0) {
+      if (f.required && !valued) issues.push({ path: f.name, message: 'Required: pick a file' });
+    } else if (!f.multiple && ids.length > 1) {
+      issues.push({ path: f.name, message: 'One file only' });
+    } else {
+      input[f.name] = f.multiple ? ids : ids[0];
+    }
+  }
+  return input;
 }
 
 /**
  * The run input a submission makes: each field's value under its name, numbers as numbers, optional empty
- * fields left out. Keys that are not fields of the form are refused. Throws `validation_error` with one
- * issue per failing field (path = the field's name).
+ * fields left out; a file field's uploaded file id (a list for a `multiple` field), and every uploaded id in
+ * `fileIds`, in form order. Keys that are not fields of the form are refused, as are `issues` the transport
+ * found (a file part of no file field, a bad filename). Throws `validation_error` with one issue per failing
+ * field (path = the field's name).
  */
-export function parseSubmission(form: AppForm, values: Record<string, Raw>): Record<string, unknown> {
-  const issues: ValidationIssue[] = [];
-  const input: Record<string, unknown> = {};
+export function parseSubmission(
+  form: AppForm,
+  values: Record<string, Raw>,
+  files: SubmittedFile[] = [],
+  transportIssues: ValidationIssue[] = [],
+): Record<string, unknown> {
+  const issues: ValidationIssue[] = [...transportIssues];
+  const input: Record<string, unknown> = parseFiles(form, values, files, issues);
+  const fileIds = form.fields.flatMap((f) => (f.name in input ? [input[f.name]].flat() : [])) as string[];
   const names = new Set(form.fields.map((f) => f.name));
   for (const key of Object.keys(values)) {
     if (!names.has(key)) issues.push({ path: key.slice(0, 100), message: 'Not a field of this form' });
   }
   for (const f of form.fields) {
     const raw = Object.prototype.hasOwnProperty.call(values, f.name) ? values[f.name] : undefined;
+    // A file field as a value: an empty one is a browser's unpicked input sent urlencoded, so not sent.
+    if (f.type === 'file' && (raw === undefined || raw === '')) continue;
     const { value, issue } = parseField(f, raw);
     if (issue) issues.push({ path: f.name, message: issue });
     else if (value !== undefined) input[f.name] = value;
   }
   if (issues.length) throw errors.validation(issues);
+  if (fileIds.length) input.fileIds = fileIds;
   return input;
 }

@@ -39,6 +39,16 @@ export interface CreateRunRequest {
  */
 export type WithRun = (tx: EntityManager, run: Run) => Promise<void> | void;
 
+/** What an app's public submission adds to a run: rows of its transaction and the files they insert. */
+export interface RunExtras {
+  withRun?: WithRun;
+  /**
+   * Entries of `input.fileIds` that `withRun` inserts in the run's own transaction (an app's uploads): not
+   * looked up beforehand, since they do not exist until it commits.
+   */
+  insertedFileIds?: ReadonlySet<string>;
+}
+
 /** `created` is false when the answer replays an earlier create with the same Idempotency-Key (200, not 201). */
 export interface CreateRunResult {
   run: Run;
@@ -57,8 +67,9 @@ export async function createRun(
   identity: RunCreator,
   body: CreateRunRequest,
   key: string | null,
-  withRun?: WithRun,
+  extras: RunExtras = {},
 ): Promise<CreateRunResult> {
+  const { withRun, insertedFileIds } = extras;
   if (key && key.length > 255)
     throw errors.validation([{ path: 'Idempotency-Key', message: 'At most 255 characters' }]);
   const hash = requestHash(body);
@@ -68,7 +79,8 @@ export async function createRun(
   }
 
   const agent = await findAgent(em, identity.workspaceId, body.agentId);
-  await checkFiles(em, identity.workspaceId, (body.input.fileIds as string[] | undefined) ?? []);
+  const fileIds = (body.input.fileIds as string[] | undefined) ?? [];
+  await checkFiles(em, identity.workspaceId, fileIds, insertedFileIds);
   const version = await em.findOneOrFail(AgentVersion, { agent, version: agent.currentVersion });
   const model = deps.models.get(version.modelId);
   if (!model) {
@@ -188,9 +200,14 @@ async function replay(
 }
 
 /** Every `input.fileIds` entry must name a file of the workspace (400 with the failing indexes). */
-async function checkFiles(em: EntityManager, workspaceId: string, fileIds: string[]): Promise<void> {
+async function checkFiles(
+  em: EntityManager,
+  workspaceId: string,
+  fileIds: string[],
+  inserted: ReadonlySet<string> = new Set(),
+): Promise<void> {
   if (fileIds.length === 0) return;
-  const found = new Set(await findWorkspaceFiles(em, workspaceId, fileIds));
+  const found = new Set([...(await findWorkspaceFiles(em, workspaceId, fileIds)), ...inserted]);
   const missing = fileIds.map((id, i) => ({ id, i })).filter(({ id }) => !found.has(id));
   if (missing.length) {
     throw errors.validation(

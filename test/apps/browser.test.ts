@@ -1,7 +1,8 @@
 /**
  * A published app's public page in a real headless Chromium against the real service (API, worker,
  * PostgreSQL, Temporal): a visitor fills the form, submits it without any script, and watches the status
- * page refresh itself until the run succeeds with its output. Every page is screenshotted under
+ * page refresh itself until the run succeeds with its output. The form has a file field: the visitor picks a
+ * file, which reaches the run as a file of the workspace (`input.fileIds`). Every page is screenshotted under
  * `.data/test/screenshots` and checked with axe-core (no serious or critical violation).
  */
 import type { Browser, Page } from 'playwright-core';
@@ -34,7 +35,7 @@ afterAll(async () => {
 
 it('fills and submits the public form and sees the run succeed with its output', async () => {
   const owner = await signUp(h);
-  const auth = bearer(await createKey(h, owner, ['apps:manage', 'agents:write']));
+  const auth = bearer(await createKey(h, owner, ['apps:manage', 'agents:write', 'files:read']));
   const app = await newApp(h, auth, await newAgent(h, auth), {
     name: 'Topic explainer',
     description: 'Name a topic and pick a tone; the agent explains it.',
@@ -44,6 +45,7 @@ it('fills and submits the public form and sees the run succeed with its output',
         { name: 'details', label: 'Details', type: 'textarea', required: false },
         { name: 'words', label: 'Number of words', type: 'number', required: false },
         { name: 'tone', label: 'Tone', type: 'select', required: true, options: ['plain', 'fun'] },
+        { name: 'notes', label: 'Your notes', type: 'file', required: true },
       ],
     },
   });
@@ -59,23 +61,55 @@ it('fills and submits the public form and sees the run succeed with its output',
   await page.getByLabel('Number of words').fill('12');
   await page.getByLabel('Tone').selectOption('fun');
   await page.getByLabel('Topic').fill('   ');
+  // the file field is required: the browser itself holds the form back until a file is picked
+  const notes = Buffer.from('High tide at 06:12.\nLow tide at 12:30.\n');
+  const picked = { name: 'tides.txt', mimeType: 'text/plain', buffer: notes };
+  await page.getByLabel('Your notes').setInputFiles(picked);
   await page.getByRole('button', { name: 'Run' }).click();
   await page.getByRole('alert').waitFor();
   await checkPage(page, 'app-form-refused');
 
   await page.getByLabel('Topic').fill('Tides & <moons>');
   await page.getByLabel('Details').fill('Short, please.');
+  // a browser sends no file back with a refused form: the visitor picks it (again)
+  await page.getByLabel('Your notes').setInputFiles(picked);
   await page.getByRole('button', { name: 'Run' }).click();
   await page.waitForURL(/\/apps\/[a-z0-9-]+\/runs\/[0-9a-f-]{36}\?token=/);
   const statusUrl = page.url();
   // the page reloads itself (the Refresh header) until the run is finished
   await page.locator('#status[data-status="succeeded"]').waitFor({ timeout: 30_000 });
   const output = JSON.parse((await page.locator('#output').textContent()) ?? 'null');
-  expect(output).toEqual({ echo: { topic: 'Tides & <moons>', details: 'Short, please.', words: 12, tone: 'fun' } });
+  const fileId = output?.echo?.notes;
+  expect(output).toEqual({
+    echo: {
+      topic: 'Tides & <moons>',
+      details: 'Short, please.',
+      words: 12,
+      tone: 'fun',
+      notes: fileId,
+      fileIds: [fileId],
+    },
+  });
   await checkPage(page, 'app-run-succeeded');
+  // the picked file is a file of the workspace, byte for byte
+  expect(await ok(call(h, 'GET', `/v1/files/${fileId}`, auth), 200)).toMatchObject({
+    filename: 'tides.txt',
+    mime: 'text/plain',
+  });
+  const content = await h.request(`/v1/files/${fileId}/content`, { headers: auth });
+  expect(Buffer.from(await content.arrayBuffer()).equals(notes)).toBe(true);
 
   // the status page of a run still going, without automatic updates (so that it holds still to be checked)
-  const pending = await ok(call(h, 'POST', `/apps/${app.slug}/runs`, {}, { topic: 'later', tone: 'plain' }), 201);
+  const form = new FormData();
+  form.append('topic', 'later');
+  form.append('tone', 'plain');
+  form.append('notes', new Blob(['later'], { type: 'text/plain' }), 'later.txt');
+  const submitted = h.request(`/apps/${app.slug}/runs`, {
+    method: 'POST',
+    headers: { accept: 'application/json' },
+    body: form,
+  });
+  const pending = await ok(submitted, 201);
   expect(statusUrl).toContain('?token=');
   await page.goto(`${pending.statusUrl}&refresh=off`);
   await page.locator('#status').waitFor();

@@ -35,13 +35,23 @@ ${body}
 `;
 }
 
-function control(f: FormField, value: string, issue: string | undefined): string {
+/** Bytes as the largest whole unit a person reads easily (25 MiB, 1 KiB, 300 bytes). */
+function sizeText(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+function control(f: FormField, value: string, issue: string | undefined, uploadLimit: string): string {
   const id = `field-${f.name}`;
+  const file = f.type === 'file';
+  const describedBy = [file ? `${id}-hint` : '', issue ? `${id}-error` : ''].filter(Boolean).join(' ');
   const attrs = [
     `id="${escapeHtml(id)}"`,
     `name="${escapeHtml(f.name)}"`,
     f.required ? 'required aria-required="true"' : '',
-    issue ? `aria-invalid="true" aria-describedby="${escapeHtml(id)}-error"` : '',
+    issue ? 'aria-invalid="true"' : '',
+    describedBy ? `aria-describedby="${escapeHtml(describedBy)}"` : '',
   ]
     .filter(Boolean)
     .join(' ');
@@ -57,8 +67,12 @@ function control(f: FormField, value: string, issue: string | undefined): string
         .join('');
       return `<select ${attrs}>${none}${options}</select>`;
     }
-    case 'file':
-      return `<input type="file" ${attrs} disabled><p class="hint">File uploads are not accepted on this page yet.</p>`;
+    case 'file': {
+      // A browser sends no file back with a refused form: the person picks it again.
+      const what = f.multiple ? 'One or more files' : 'One file';
+      const hint = `<p class="hint" id="${escapeHtml(id)}-hint">${what}, up to ${escapeHtml(uploadLimit)} each.</p>`;
+      return `<input type="file" ${attrs}${f.multiple ? ' multiple' : ''}>${hint}`;
+    }
     default:
       return `<input type="text" ${attrs} value="${escapeHtml(value)}">`;
   }
@@ -73,7 +87,9 @@ export function formPage(
   action: string,
   values: Record<string, string> = {},
   issues: ValidationIssue[] = [],
+  maxUploadBytes = 0,
 ): string {
+  const uploadLimit = sizeText(maxUploadBytes);
   const byField = new Map(issues.map((i) => [i.path, i.message]));
   const summary = issues.length
     ? `<div role="alert"><h2>Please correct the form</h2><ul>${issues
@@ -88,16 +104,18 @@ export function formPage(
       const issue = byField.get(f.name);
       const label = `${escapeHtml(f.label)}${f.required ? ' <span aria-hidden="true">*</span>' : ''}`;
       const error = issue ? `<p class="error" id="field-${escapeHtml(f.name)}-error">${escapeHtml(issue)}</p>` : '';
-      return `<div><label for="field-${escapeHtml(f.name)}">${label}</label>${control(f, values[f.name] ?? '', issue)}${error}</div>`;
+      return `<div><label for="field-${escapeHtml(f.name)}">${label}</label>${control(f, values[f.name] ?? '', issue, uploadLimit)}${error}</div>`;
     })
     .join('\n');
   const description = app.description ? `<p>${escapeHtml(app.description)}</p>` : '';
+  // Files travel only in a multipart body; a form without file fields stays a plain urlencoded POST.
+  const enctype = app.form.fields.some((f) => f.type === 'file') ? ' enctype="multipart/form-data"' : '';
   return page(
     app.name,
     `<h1>${escapeHtml(app.name)}</h1>
 ${description}
 ${summary}
-<form method="post" action="${escapeHtml(action)}">
+<form method="post" action="${escapeHtml(action)}"${enctype}>
 <p class="hint">Fields marked * are required.</p>
 ${fields}
 <button type="submit">Run</button>

@@ -3,13 +3,16 @@ import type { AppContext, AppState } from '../../context';
 import { ApiError, errors } from '../../../domain/errors';
 import { appRunStatus, findAppByHost, findPublishedApp, isTerminal, startAppRun } from '../../../domain/apps/public';
 import type { CreateRunDeps } from '../../../domain/runs/create';
+import type { Storage } from '../../../platform/storage/storage';
 import type { RateLimitStore } from '../../rateLimitStore';
-import { dropProtoKeys, readText } from '../../middleware/jsonBody';
 import { clientSubject, enforceRateLimit } from '../../middleware/rateLimit';
 import { formPage, statusPage } from './html';
+import { readSubmission } from './submitBody';
 
 export interface PublicFaceDeps extends CreateRunDeps {
   rateLimits: RateLimitStore;
+  /** Where uploaded files go: the workspace's file library (docs/api/files.md). */
+  storage: Storage;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -66,42 +69,6 @@ function html(ctx: AppContext, status: number, body: string): void {
 const ALLOWED: Record<Target['page'], string> = { form: 'GET', runs: 'POST', run: 'GET' };
 
 /**
- * The values of a submission: a JSON object, or a browser's urlencoded form (each field once). Size is held
- * to `SVC_MAX_JSON_BYTES`; any other media type is 415.
- */
-async function readSubmission(
-  ctx: AppContext,
-  maxBytes: number,
-): Promise<{ form: boolean; values: Record<string, unknown> }> {
-  const form = Boolean(ctx.is('application/x-www-form-urlencoded'));
-  if (!form && !ctx.is('application/json', '+json')) throw errors.unsupportedMediaType('application/json or form');
-  if (Number(ctx.get('Content-Length') || 0) > maxBytes) throw errors.payloadTooLarge(maxBytes);
-  const text = await readText(ctx.req, maxBytes);
-  if (form) {
-    const values: Record<string, unknown> = {};
-    const params = new URLSearchParams(text);
-    for (const [key, value] of params) {
-      if (key === '__proto__') continue;
-      if (Object.prototype.hasOwnProperty.call(values, key)) {
-        throw errors.validation([{ path: key.slice(0, 100), message: 'Sent more than once' }]);
-      }
-      values[key] = value;
-    }
-    return { form, values };
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text, dropProtoKeys);
-  } catch {
-    throw errors.invalidJson();
-  }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw errors.validation([{ path: '', message: 'Expected an object of field values' }]);
-  }
-  return { form, values: body as Record<string, unknown> };
-}
-
-/**
  * The public face of published apps, without a credential (docs/api/apps.md#public-pages): `GET /apps/<slug>`
  * (the form), `POST /apps/<slug>/runs` (start a run; JSON answers JSON, a browser form is redirected to the
  * status page), `GET /apps/<slug>/runs/<runId>?token=` (status and output, HTML or JSON). A request whose
@@ -125,7 +92,8 @@ export function publicFace(deps: PublicFaceDeps): Middleware<AppState> {
     const em = ctx.state.em;
     const formUrl = target.base || '/';
     if (target.page === 'form') {
-      html(ctx, 200, formPage(await findPublishedApp(em, target.slug), `${target.base}/runs`));
+      const app = await findPublishedApp(em, target.slug);
+      html(ctx, 200, formPage(app, `${target.base}/runs`, {}, [], deps.config.maxUploadBytes));
       return;
     }
     if (target.page === 'runs') {
@@ -133,15 +101,16 @@ export function publicFace(deps: PublicFaceDeps): Middleware<AppState> {
       // per app and client: one busy app does not lock a visitor out of the others
       const bucket = `app-run:${app.id}:${clientSubject(ctx.ip)}`;
       await enforceRateLimit(ctx, deps.rateLimits, bucket, deps.config.appRatePerMin);
-      const { form, values } = await readSubmission(ctx, deps.config.maxJsonBytes);
+      const { form, submission } = await readSubmission(ctx, deps, app);
       let started: { runId: string; token: string };
       try {
-        started = await startAppRun(deps, em, target.slug, values);
+        started = await startAppRun(deps, em, target.slug, submission);
       } catch (err) {
         // A browser gets its form back with the problems next to the fields.
         if (form && err instanceof ApiError && err.code === 'validation_error') {
           const issues = (err.details?.issues ?? []) as Array<{ path: string; message: string }>;
-          html(ctx, 400, formPage(app, `${target.base}/runs`, values as Record<string, string>, issues));
+          const values = submission.values as Record<string, string>;
+          html(ctx, 400, formPage(app, `${target.base}/runs`, values, issues, deps.config.maxUploadBytes));
           return;
         }
         throw err;
