@@ -8,7 +8,8 @@ import type { Config } from '../../platform/config';
 import type { Storage } from '../../platform/storage/storage';
 import { idParams } from '../schemas/common';
 import { fileListOut, fileOut, listFilesQuery, patchFileBody, uploadQuery } from '../schemas/files';
-import { rawFileMeta, receiveMultipart, receiveRaw, sendStored, uploadKind } from '../uploads';
+import { receiveMultipart } from '../multipart';
+import { rawFileMeta, receiveRaw, sendStored, uploadKind } from '../uploads';
 import { defineRoute, type RouteDef } from './route';
 
 // Run creation still imports it from here; its home is domain/files/files.ts.

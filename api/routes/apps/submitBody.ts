@@ -6,7 +6,8 @@ import { MAX_FILES_PER_SUBMISSION } from '../../../domain/apps/submission';
 import type { Config } from '../../../platform/config';
 import type { Storage } from '../../../platform/storage/storage';
 import { dropProtoKeys, readText } from '../../middleware/jsonBody';
-import { checkPart, discardParts, receiveParts, uploadKind } from '../../uploads';
+import { checkPart, discardParts, receiveParts } from '../../multipart';
+import { uploadKind } from '../../uploads';
 
 /** A submission as read, and whether its answer is for a browser (303 / an HTML form) or JSON. */
 export interface ReadSubmission {
