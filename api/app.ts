@@ -12,6 +12,7 @@ import { errorHandler } from './middleware/errors';
 import { requestId } from './middleware/requestId';
 import { buildOpenApi } from './openapi';
 import { RateLimitStore } from './rateLimitStore';
+import { ApiKeyCache } from '../domain/identity/apiKeyCache';
 import { buildRouter, notFound } from './router';
 import { apiKeyRoutes } from './routes/apiKeys';
 import { consoleAuthRoutes } from './routes/consoleAuth';
@@ -136,7 +137,7 @@ export function createApp(deps: AppDeps): {
   const models = deps.models ?? createModelRegistry(deps.config.openai);
   const rateLimits = new RateLimitStore();
   const routes = declareRoutes({ ...deps, models, hub, rateLimits });
-  const router = buildRouter(routes, { config: deps.config, rateLimits });
+  const router = buildRouter(routes, { config: deps.config, rateLimits, apiKeys: new ApiKeyCache() });
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
