@@ -12,6 +12,7 @@ import { errorHandler } from './middleware/errors';
 import { requestId } from './middleware/requestId';
 import { buildOpenApi } from './openapi';
 import { RateLimitStore } from './rateLimitStore';
+import { ApiKeyCache } from '../domain/identity/apiKeyCache';
 import { buildRouter, notFound } from './router';
 import { apiKeyRoutes } from './routes/apiKeys';
 import { consoleAuthRoutes } from './routes/consoleAuth';
@@ -138,7 +139,7 @@ export function createApp(deps: AppDeps): {
   // One storage for the routes and the public face, which stores an app submission's files.
   const storage = deps.storage ?? createStorage(deps.config.storageUrl);
   const routes = declareRoutes({ ...deps, models, hub, rateLimits, storage });
-  const router = buildRouter(routes, { config: deps.config, rateLimits });
+  const router = buildRouter(routes, { config: deps.config, rateLimits, apiKeys: new ApiKeyCache() });
 
   app.use(requestId());
   app.use(accessLog(deps.logger));

@@ -7,6 +7,7 @@ import { idempotency } from './middleware/idempotency';
 import { ipRateLimit } from './middleware/rateLimit';
 import { jsonBody } from './middleware/jsonBody';
 import { validate } from './middleware/validate';
+import type { ApiKeyCache } from '../domain/identity/apiKeyCache';
 import type { Config } from '../platform/config';
 import type { RateLimitStore } from './rateLimitStore';
 import type { RouteDef } from './routes/route';
@@ -14,6 +15,7 @@ import type { RouteDef } from './routes/route';
 export interface RouterDeps {
   config: Config;
   rateLimits: RateLimitStore;
+  apiKeys: ApiKeyCache;
 }
 
 /**

@@ -1,11 +1,12 @@
 import type { Middleware } from 'koa';
 import { PLAN_ENTITLEMENTS, type Plan } from '../../db/entities/Workspace';
-import { apiKeyIdentity, requireScope, sessionIdentity } from '../../domain/identity/credentials';
+import type { ApiKeyCache, KnownKey } from '../../domain/identity/apiKeyCache';
+import { requireScope, resolveApiKey, sessionIdentity } from '../../domain/identity/credentials';
 import type { Config } from '../../platform/config';
 import type { AppContext, AppState, Identity } from '../context';
 import { errors } from '../../domain/errors';
 import type { RateLimitStore } from '../rateLimitStore';
-import { enforceRateLimit } from './rateLimit';
+import { enforceRateLimit, setRateLimitHeaders } from './rateLimit';
 import type { Access } from '../routes/route';
 
 export const SESSION_COOKIE = 'svc_session';
@@ -14,6 +15,7 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 interface AuthDeps {
   config: Config;
   rateLimits: RateLimitStore;
+  apiKeys: ApiKeyCache;
 }
 
 /**
@@ -30,8 +32,8 @@ export function authorize(access: Access, deps: AuthDeps): Middleware<AppState> 
 
     let identity: Identity;
     if (bearer !== undefined) {
-      identity = await apiKeyIdentity(em, bearer);
-      await enforceKeyRateLimit(ctx, deps.rateLimits, identity);
+      const key = await resolveApiKey(em, bearer, deps.apiKeys);
+      identity = await countKeyRequest(ctx, deps.rateLimits, key);
       // A key on a console route is a valid credential in the wrong place: 403, not 401.
       if (access.auth === 'session') throw errors.forbidden('Console routes accept a session only');
     } else if (cookie) {
@@ -59,11 +61,17 @@ function bearerToken(ctx: AppContext): string | undefined {
   return match[1];
 }
 
-async function enforceKeyRateLimit(ctx: AppContext, store: RateLimitStore, identity: Identity): Promise<void> {
-  if (identity.actor !== 'api_key') return;
-  const limit =
-    PLAN_ENTITLEMENTS[identity.plan as Plan]?.apiRateLimitPerMin ?? PLAN_ENTITLEMENTS.free_trial.apiRateLimitPerMin;
-  await enforceRateLimit(ctx, store, `key:${identity.keyId}`, limit);
+/**
+ * The key's request counted against its workspace plan's per-minute limit (429 over it), which also
+ * proves the key still holds (401 once revoked, on every replica at once).
+ */
+async function countKeyRequest(ctx: AppContext, store: RateLimitStore, key: KnownKey): Promise<Identity> {
+  const counted = await store.hitKey(ctx.state.em, key.keyId);
+  if (!counted) throw errors.unauthorized('Invalid API key');
+  const plan = (counted.plan in PLAN_ENTITLEMENTS ? counted.plan : 'free_trial') as Plan;
+  const limit = PLAN_ENTITLEMENTS[plan].apiRateLimitPerMin;
+  setRateLimitHeaders(ctx, limit, counted);
+  return { actor: 'api_key', workspaceId: key.workspaceId, keyId: key.keyId, scopes: key.scopes, plan };
 }
 
 /** CSRF: a session write that carries an Origin header must carry one of the configured console origins. */

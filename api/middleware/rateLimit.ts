@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import type { AppContext, AppState } from '../context';
 import { errors } from '../../domain/errors';
 import type { Config } from '../../platform/config';
-import type { RateLimitStore } from '../rateLimitStore';
+import type { RateLimitCount, RateLimitStore } from '../rateLimitStore';
 
 /**
  * Counts one request against `bucket` in the shared store, sets the `RateLimit-*` headers, and answers
@@ -15,11 +15,16 @@ export async function enforceRateLimit(
   bucket: string,
   limit: number,
 ): Promise<void> {
-  const result = await store.hit(ctx.state.em, bucket, limit);
-  ctx.set('RateLimit-Limit', String(result.limit));
-  ctx.set('RateLimit-Remaining', String(result.remaining));
-  ctx.set('RateLimit-Reset', String(result.resetSec));
-  if (!result.allowed) throw errors.rateLimited(result.resetSec);
+  setRateLimitHeaders(ctx, limit, await store.hit(ctx.state.em, bucket));
+}
+
+/** The `RateLimit-*` headers of a request counted `count` in its window, and 429 past `limit`. */
+export function setRateLimitHeaders(ctx: AppContext, limit: number, counted: RateLimitCount): void {
+  const reset = Math.max(1, counted.reset);
+  ctx.set('RateLimit-Limit', String(limit));
+  ctx.set('RateLimit-Remaining', String(Math.max(0, limit - counted.count)));
+  ctx.set('RateLimit-Reset', String(reset));
+  if (counted.count > limit) throw errors.rateLimited(reset);
 }
 
 const IP_LIMITS = {

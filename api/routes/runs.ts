@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { z as zod } from 'zod';
 import type { ModelRegistry } from '../../domain/models/registry';
 import { createRun } from '../../domain/runs/create';
-import { findRun, listRuns, listSteps } from '../../domain/runs/find';
+import { findRun, findRunView, listRuns, listSteps } from '../../domain/runs/find';
 import { serializeRun, serializeStep } from '../../domain/runs/presenters';
 import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
@@ -65,7 +65,7 @@ export function runRoutes(deps: Deps): RouteDef[] {
       params: idParams,
       responses: { 200: { description: 'The run', schema: runOut } },
       async handler(ctx, { params }) {
-        ctx.body = serializeRun(await findRun(ctx.state.em, ctx.state.identity!.workspaceId, params.id));
+        ctx.body = await findRunView(ctx.state.em, ctx.state.identity!.workspaceId, params.id);
       },
     }),
     defineRoute<undefined, undefined, IdParams>({

@@ -36,7 +36,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function spawnTsx(name: string, script: string, env: Record<string, string>, logFile: string): ServiceProcess {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const fd = fs.openSync(logFile, 'a');
-  const child = spawn(TSX, [script], {
+  // BENCH_PROFILE=<dir>: each process writes V8 CPU profiles under `<dir>/<name>/` when it exits, one
+  // per thread (the largest is the main thread; bench/README.md, "Where the time goes").
+  const profileDir = process.env.BENCH_PROFILE;
+  const [cmd, args] = profileDir
+    ? [
+        process.execPath,
+        ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir, name)}`, '--import', 'tsx', script],
+      ]
+    : [TSX, [script]];
+  const child = spawn(cmd, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     detached: true,

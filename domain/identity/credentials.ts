@@ -3,6 +3,7 @@ import { ApiKey } from '../../db/entities/ApiKey';
 import { Membership } from '../../db/entities/Membership';
 import { Session } from '../../db/entities/Session';
 import { errors } from '../errors';
+import type { ApiKeyCache, KnownKey } from './apiKeyCache';
 import type { Identity } from './identity';
 import { isScope, roleAllows, type Scope } from './scopes';
 import { API_KEY_PREFIX, sha256Hex } from './secrets';
@@ -10,24 +11,32 @@ import { API_KEY_PREFIX, sha256Hex } from './secrets';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The identity behind an API key's plaintext. Throws `unauthorized` for a malformed, unknown or
- * revoked key. Records when the key was last used, at most once a minute.
+ * Which key a plaintext names: its id, workspace and scopes, from the process's cache or, the first
+ * time, from its row. Throws `unauthorized` for a malformed or unknown key, or one revoked before this
+ * process saw it; a key revoked later is refused by `countKeyRequest`, which every request goes through.
+ * Records when the key was last used, at most once a minute.
  */
-export async function apiKeyIdentity(em: EntityManager, plaintext: string): Promise<Identity> {
+export async function resolveApiKey(em: EntityManager, plaintext: string, cache: ApiKeyCache): Promise<KnownKey> {
   if (!plaintext.startsWith(API_KEY_PREFIX)) throw errors.unauthorized('Invalid API key');
-  const key = await em.findOne(ApiKey, { keyHash: sha256Hex(plaintext), revokedAt: null }, { populate: ['workspace'] });
-  if (!key) throw errors.unauthorized('Invalid API key');
-  // lastUsedAt is informational: write it at most once a minute, not on every request.
-  if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > 60_000) {
-    await em.nativeUpdate(ApiKey, { id: key.id }, { lastUsedAt: new Date() });
+  const keyHash = sha256Hex(plaintext);
+  let known = cache.get(keyHash);
+  if (!known) {
+    const key = await em.findOne(ApiKey, { keyHash, revokedAt: null });
+    if (!key) throw errors.unauthorized('Invalid API key');
+    known = {
+      keyId: key.id,
+      workspaceId: key.workspace.id,
+      scopes: key.scopes.filter(isScope),
+      lastUsedWrittenAt: key.lastUsedAt?.getTime() ?? 0,
+    };
+    cache.remember(keyHash, known);
   }
-  return {
-    actor: 'api_key',
-    workspaceId: key.workspace.id,
-    keyId: key.id,
-    scopes: key.scopes.filter(isScope),
-    plan: key.workspace.plan,
-  };
+  // lastUsedAt is informational: write it at most once a minute, not on every request.
+  if (Date.now() - known.lastUsedWrittenAt > 60_000) {
+    known.lastUsedWrittenAt = Date.now();
+    await em.nativeUpdate(ApiKey, { id: known.keyId }, { lastUsedAt: new Date() });
+  }
+  return known;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../../domain/identity/secrets';
 import { startApi, type Harness } from '../helpers/harness';
-import { bearer, createKey, signUp } from '../helpers/factories';
+import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 
 // API keys (docs/api/identity.md): plaintext once, SHA-256 at rest, scopes, spend caps, revocation.
 describe('API keys', () => {
@@ -112,6 +112,35 @@ describe('API keys', () => {
     }
     const list = await (await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } })).json();
     expect(list.apiKeys).toEqual([]);
+  });
+
+  it('refuses a revoked key at once on another API replica that has already served it', async () => {
+    const replica = await startApi({}, { orm: h.orm, temporal: h.temporal });
+    try {
+      const owner = await signUp(h);
+      const key = await createKey(h, owner, ['keys:manage']);
+      // both replicas have seen (and remember) the key
+      for (const api of [h, replica])
+        expect((await api.request('/v1/api-keys', { headers: bearer(key) })).status).toBe(200);
+      const { apiKeys } = await (await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } })).json();
+      const del = await h.request(`/v1/api-keys/${apiKeys[0].id}`, {
+        method: 'DELETE',
+        headers: { cookie: owner.cookie },
+      });
+      expect(del.status).toBe(204);
+      const other = await replica.request('/v1/api-keys', { headers: bearer(key) });
+      expect(other.status).toBe(401);
+      expect((await other.json()).error.code).toBe('unauthorized');
+      // and a plan change is the limit of the very next request, on every replica
+      const fresh = await createKey(h, owner, ['keys:manage']);
+      const before = await replica.request('/v1/api-keys', { headers: bearer(fresh) });
+      expect(before.headers.get('ratelimit-limit')).toBe('30');
+      await setPlan(h, owner.workspaceId, 'business');
+      const after = await replica.request('/v1/api-keys', { headers: bearer(fresh) });
+      expect(after.headers.get('ratelimit-limit')).toBe('300');
+    } finally {
+      await replica.close();
+    }
   });
 
   it("treats another workspace's key id as not found", async () => {

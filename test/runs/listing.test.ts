@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
@@ -50,6 +51,37 @@ describe('run listing and the event stream', () => {
       byAgent.runs.map((r: { id: string }) => r.id).sort(),
     );
     expect((await h.request('/v1/runs?status=bogus', { headers: auth })).status).toBe(400);
+  });
+
+  it('shows a run the same way in GET /v1/runs/{id} and in the list, waiting and finished', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted' });
+    const run = await createRun(h, auth, {
+      agentId: agent.id,
+      input: { script: [{ ask: 'colour?' }, { final: { answer: 'ok', n: 1.5 } }], note: 'é ✓' },
+    });
+    const same = async () => {
+      const one = await (await h.request(`/v1/runs/${run.id}`, { headers: auth })).json();
+      const list = await (await h.request(`/v1/runs?agentId=${agent.id}`, { headers: auth })).json();
+      expect(list.runs).toHaveLength(1);
+      expect(one).toEqual(list.runs[0]);
+      return one;
+    };
+    await waitForStatus(h, auth, run.id, 'needs_input');
+    const waiting = await same();
+    expect(waiting.pendingAction).toEqual(expect.objectContaining({ type: 'input' }));
+    expect(waiting.startedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const input = await h.request(`/v1/runs/${run.id}/input`, {
+      method: 'POST',
+      headers: auth,
+      json: { answer: 'red' },
+    });
+    expect(input.status).toBe(202);
+    await waitForStatus(h, auth, run.id, 'succeeded');
+    const done = await same();
+    expect(done.output).toEqual({ answer: 'ok', n: 1.5 });
+    expect(done.input.note).toBe('é ✓');
+    expect(new Date(done.completedAt).getTime()).toBeGreaterThanOrEqual(new Date(done.startedAt).getTime());
+    expect((await h.request(`/v1/runs/${randomUUID()}`, { headers: auth })).status).toBe(404);
   });
 
   it('streams events from create to the terminal status and resumes after Last-Event-ID', async () => {
