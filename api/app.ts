@@ -54,6 +54,7 @@ import { createStorage, type Storage } from '../platform/storage/storage';
 import { dataSourceRoutes } from './routes/dataSources/dataSources';
 import { dataSourceBrowseRoutes, dataSourceUploadRoutes } from './routes/dataSources/browse';
 import { sourceDeps } from './routes/dataSources/deps';
+import { tutorRoutes } from './routes/tutor/sessions';
 import { savedTableRoutes } from './routes/savedTables/savedTables';
 
 export interface AppDeps {
@@ -118,6 +119,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
     ...flowRoutes({ config: deps.config, temporal: deps.temporal }),
     ...flowRunRoutes({ config: deps.config, temporal: deps.temporal }),
     ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, rateLimits: deps.rateLimits }),
+    ...tutorRoutes({ config: deps.config, temporal: deps.temporal }),
   );
   return routes;
 }
