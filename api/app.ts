@@ -55,6 +55,7 @@ import { dataSourceRoutes } from './routes/dataSources/dataSources';
 import { dataSourceBrowseRoutes, dataSourceUploadRoutes } from './routes/dataSources/browse';
 import { sourceDeps } from './routes/dataSources/deps';
 import { tutorRoutes } from './routes/tutor/sessions';
+import { copilotRoutes } from './routes/copilots/copilots';
 import { savedTableRoutes } from './routes/savedTables/savedTables';
 
 export interface AppDeps {
@@ -120,6 +121,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
     ...flowRunRoutes({ config: deps.config, temporal: deps.temporal }),
     ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, rateLimits: deps.rateLimits }),
     ...tutorRoutes({ config: deps.config, temporal: deps.temporal }),
+    ...copilotRoutes({ config: deps.config, temporal: deps.temporal, agents: { models, tools }, sources }),
   );
   return routes;
 }

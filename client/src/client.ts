@@ -15,6 +15,7 @@ import { FlowRuns } from './resources/flow-runs.js';
 import { Knowledge } from './resources/knowledge.js';
 import { Evals } from './resources/evals.js';
 import { Tutor } from './resources/tutor.js';
+import { Copilot } from './resources/copilot.js';
 import { Proposals } from './resources/proposals.js';
 import { Runs } from './resources/runs.js';
 import { Search } from './resources/search.js';
@@ -59,6 +60,8 @@ export class Svc {
   readonly evals: Evals;
   /** Tutor sessions with an agent (each message a charged run). */
   readonly tutor: Tutor;
+  /** The agent copilot and the data-source copilot. */
+  readonly copilot: Copilot;
   /** Improvement proposals: suggested changes to agents, accepted as new versions. */
   readonly proposals: Proposals;
   /** Projects that group agents, and their members. */
@@ -124,6 +127,7 @@ export class Svc {
     this.agents = new Agents(this.http);
     this.evals = new Evals(this.http);
     this.tutor = new Tutor(this.http);
+    this.copilot = new Copilot(this.http);
     this.proposals = new Proposals(this.http);
     this.projects = new Projects(this.http);
     this.flows = new Flows(this.http);

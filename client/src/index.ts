@@ -37,6 +37,7 @@ export type { FlowRuns } from './resources/flow-runs.js';
 export type { Knowledge } from './resources/knowledge.js';
 export type { Evals } from './resources/evals.js';
 export type { Tutor } from './resources/tutor.js';
+export type { Copilot } from './resources/copilot.js';
 export type { Proposals } from './resources/proposals.js';
 export type { Search } from './resources/search.js';
 export type { Runs } from './resources/runs.js';

@@ -49,7 +49,13 @@ import type {
   SourceObjectDetail,
   UploadedSheets,
 } from './data-source-types.js';
-import type { ConversationMessage, TutorReply, TutorSession } from './conversation-types.js';
+import type {
+  AgentCopilotReply,
+  ConversationMessage,
+  DataSourceCopilotReply,
+  TutorReply,
+  TutorSession,
+} from './conversation-types.js';
 import type { Eval, EvalCase, EvalResult, EvalRun, Proposal, ProposalChanges } from './eval-types.js';
 import type { Flow, FlowRun, FlowTemplate } from './flow-types.js';
 
@@ -464,3 +470,16 @@ export const CONVERSATION_MESSAGE_FIELDS = {
   runId: N,
   createdAt: R,
 } as const satisfies Fields<ConversationMessage>;
+export const AGENT_COPILOT_FIELDS = {
+  conversationId: R,
+  reply: R,
+  runId: N,
+  proposal: N,
+} as const satisfies Fields<AgentCopilotReply>;
+export const DATA_SOURCE_COPILOT_FIELDS = {
+  conversationId: R,
+  reply: R,
+  runId: N,
+  read: N,
+  result: N,
+} as const satisfies Fields<DataSourceCopilotReply>;

@@ -47,9 +47,11 @@ export async function beginTurn(
     agentId: conversation.agentId,
     sendsReply: !!adapterFor(deps.adapters, conversation.channel),
   };
-  const asked = await em.fork().transactional((tx) =>
-    appendMessage(tx, conversationId, { role: 'user', text: message.text, channelMessageId: message.messageId }),
-  );
+  const asked = await em
+    .fork()
+    .transactional((tx) =>
+      appendMessage(tx, conversationId, { role: 'user', text: message.text, channelMessageId: message.messageId }),
+    );
   if (!asked) return null;
   const answer = await em.findOne(ConversationMessage, { conversationId, replyTo: message.messageId });
   if (answer) return { ...base, runId: answer.runId ?? '', answered: await outcomeOf(deps.orm, answer) };

@@ -21,7 +21,11 @@ export async function findConversation(
 }
 
 /** Every message of a conversation, in order (at most `limit`, the latest). */
-export async function listMessages(em: EntityManager, conversationId: string, limit = 500): Promise<ConversationMessage[]> {
+export async function listMessages(
+  em: EntityManager,
+  conversationId: string,
+  limit = 500,
+): Promise<ConversationMessage[]> {
   const rows = await em.find(ConversationMessage, { conversationId }, { orderBy: { seq: 'desc' }, limit });
   return rows.reverse();
 }

@@ -7,3 +7,4 @@ export { endConversation } from './end';
 export { findConversation, listMessages } from './find';
 export { presentConversation, presentMessage, type ConversationView, type ConversationMessageView } from './presenters';
 export { replyText } from './replyText';
+export { updateContext } from './messages';

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Conversation } from '../../db/entities/Conversation';
 import { ConversationMessage, type ConversationRole } from '../../db/entities/ConversationMessage';
 
 export interface NewMessage {
@@ -68,4 +69,13 @@ export async function transcriptBefore(
     { orderBy: { seq: 'desc' }, limit },
   );
   return rows.reverse().map((m) => ({ role: m.role, text: m.text }));
+}
+
+/** Replaces the context a conversation gives its agent from the next turn on (a copilot's current subject). */
+export async function updateContext(
+  em: EntityManager,
+  conversationId: string,
+  context: Record<string, unknown>,
+): Promise<void> {
+  await em.nativeUpdate(Conversation, { id: conversationId }, { context, updatedAt: new Date() });
 }

@@ -40,9 +40,11 @@ export async function takeTurn(deps: ConversationDeps, req: TurnRequest): Promis
   if (conversation.status === 'ended') throw ended();
   let duplicate = !!asked;
   if (!asked) {
-    const made = await em.fork().transactional((tx) =>
-      appendMessage(tx, conversation.id, { role: 'user', text: req.text, channelMessageId: req.messageId }),
-    );
+    const made = await em
+      .fork()
+      .transactional((tx) =>
+        appendMessage(tx, conversation.id, { role: 'user', text: req.text, channelMessageId: req.messageId }),
+      );
     if (!made) throw errors.notFound('Conversation');
     duplicate = !made.created;
   }

@@ -105,6 +105,8 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('tutor.send', (s) => s.tutor.send(ID, 'hi'), S.TUTOR_REPLY_FIELDS),
   call('tutor.end', (s) => s.tutor.end(ID), S.TUTOR_SESSION_FIELDS),
   call('tutor.get', (s) => s.tutor.get(ID), S.TUTOR_SESSION_FIELDS),
+  call('copilot.agent', (s) => s.copilot.agent(ID, { message: 'hi' }), S.AGENT_COPILOT_FIELDS),
+  call('copilot.dataSource', (s) => s.copilot.dataSource(ID, { question: 'hi' }), S.DATA_SOURCE_COPILOT_FIELDS),
   call('tutor.list', (s) => s.tutor.list({ limit: 5 }).toArray(), S.TUTOR_SESSION_FIELDS, paged('sessions')),
 
   call('proposals.create', (s) => s.proposals.create(ID, { fromFeedback: true }), S.PROPOSAL_FIELDS),
