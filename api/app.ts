@@ -55,6 +55,8 @@ import { createStorage, type Storage } from '../platform/storage/storage';
 import { dataSourceRoutes } from './routes/dataSources/dataSources';
 import { dataSourceBrowseRoutes, dataSourceUploadRoutes } from './routes/dataSources/browse';
 import { sourceDeps } from './routes/dataSources/deps';
+import { tutorRoutes } from './routes/tutor/sessions';
+import { copilotRoutes } from './routes/copilots/copilots';
 import { savedTableRoutes } from './routes/savedTables/savedTables';
 
 export interface AppDeps {
@@ -119,6 +121,8 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
     ...flowRoutes({ config: deps.config, temporal: deps.temporal }),
     ...flowRunRoutes({ config: deps.config, temporal: deps.temporal }),
     ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, rateLimits: deps.rateLimits }),
+    ...tutorRoutes({ config: deps.config, temporal: deps.temporal }),
+    ...copilotRoutes({ config: deps.config, temporal: deps.temporal, agents: { models, tools }, sources }),
   );
   return routes;
 }

@@ -49,6 +49,13 @@ import type {
   SourceObjectDetail,
   UploadedSheets,
 } from './data-source-types.js';
+import type {
+  AgentCopilotReply,
+  ConversationMessage,
+  DataSourceCopilotReply,
+  TutorReply,
+  TutorSession,
+} from './conversation-types.js';
 import type { Eval, EvalCase, EvalResult, EvalRun, Proposal, ProposalChanges } from './eval-types.js';
 import type { Flow, FlowRun, FlowTemplate } from './flow-types.js';
 
@@ -445,3 +452,35 @@ export const APP_USAGE_FIELDS = {
   priceListId: N,
   billedUsd: N,
 } as const satisfies Fields<AppUsage>;
+export const TUTOR_SESSION_FIELDS = {
+  id: R,
+  agentId: R,
+  topic: R,
+  status: R,
+  endedReason: N,
+  createdAt: R,
+  updatedAt: R,
+  endedAt: N,
+  messages: 'optional',
+} as const satisfies Fields<TutorSession>;
+export const TUTOR_REPLY_FIELDS = { reply: R, runId: N, duplicate: R } as const satisfies Fields<TutorReply>;
+export const CONVERSATION_MESSAGE_FIELDS = {
+  seq: R,
+  role: R,
+  text: R,
+  runId: N,
+  createdAt: R,
+} as const satisfies Fields<ConversationMessage>;
+export const AGENT_COPILOT_FIELDS = {
+  conversationId: R,
+  reply: R,
+  runId: N,
+  proposal: N,
+} as const satisfies Fields<AgentCopilotReply>;
+export const DATA_SOURCE_COPILOT_FIELDS = {
+  conversationId: R,
+  reply: R,
+  runId: N,
+  read: N,
+  result: N,
+} as const satisfies Fields<DataSourceCopilotReply>;

@@ -3,6 +3,7 @@ import { estimateTokens } from './builtin';
 import { echoProvider } from './echo';
 import { createOpenAIProvider, OPENAI_PREFIX, type OpenAIProviderOptions } from './openai';
 import { scriptedProvider } from './scripted';
+import { copilotProvider } from './copilot';
 import { ModelError, type ModelInfo, type ModelProvider, type TurnRequest, type TurnResult } from './types';
 
 export { estimateTokens };
@@ -29,7 +30,7 @@ export function createModelRegistry(
   config: Config['openai'],
   overrides: Partial<Pick<OpenAIProviderOptions, 'fetch'>> = {},
 ): ModelRegistry {
-  const providers: ModelProvider[] = [echoProvider, scriptedProvider];
+  const providers: ModelProvider[] = [echoProvider, scriptedProvider, copilotProvider];
   if (config.baseUrl && config.models.length > 0) {
     providers.push(createOpenAIProvider({ ...config, baseUrl: config.baseUrl, ...overrides }));
   }

@@ -127,6 +127,7 @@ describe('the document and the service agree', () => {
         'getV1AgentsIdProposals',
         'getV1AgentsIdVersions',
         'patchV1AgentsId',
+        'postV1AgentsIdCopilot',
         'postV1AgentsIdEvals',
         'postV1AgentsIdProposals',
         'postV1Runs',

@@ -447,6 +447,41 @@ describe('Idempotency-Key on every POST', () => {
     covered.add('POST /hooks/flows/:token'); // public, token-bound: no workspace to keep a key in, as sign-up
   });
 
+  it('tutor sessions and copilots: a repeated message under its key is the same turn (its id is the key)', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
+    const session = await twice('POST /v1/tutor/sessions', '/v1/tutor/sessions', { agentId: agent.id, topic: 'T' });
+    expect(session.status).toBe(201);
+    const messages = `/v1/tutor/sessions/${session.body.id}/messages`;
+    // The key is the message's id (route idempotency `own`): the repeat gets the first reply, marked duplicate.
+    const key = randomUUID();
+    const said = await (await post('POST /v1/tutor/sessions/:id/messages', messages, key, { text: 'hi' })).json();
+    const again = await (await post('POST /v1/tutor/sessions/:id/messages', messages, key, { text: 'hi' })).json();
+    expect(again).toEqual({ ...said, duplicate: true });
+    const copilotKey = randomUUID();
+    const path = `/v1/agents/${agent.id}/copilot`;
+    const asked = await (await post('POST /v1/agents/:id/copilot', path, copilotKey, { message: 'hi' })).json();
+    expect((await (await post('POST /v1/agents/:id/copilot', path, copilotKey, { message: 'hi' })).json()).runId).toBe(
+      asked.runId,
+    );
+    const sources = bearer(await createKey(h, owner, ['data_sources:read', 'data_sources:manage']));
+    const source = await (
+      await h.request('/v1/data-sources', { method: 'POST', headers: sources, json: { name: 'S', type: 'file' } })
+    ).json();
+    const ask = () =>
+      post(
+        'POST /v1/data-sources/:id/copilot',
+        `/v1/data-sources/${source.id}/copilot`,
+        copilotKey,
+        { question: 'q' },
+        sources,
+      );
+    const q1 = await (await ask()).json();
+    expect((await (await ask()).json()).runId).toBe(q1.runId);
+    expect((await twice('POST /v1/tutor/sessions/:id/end', `/v1/tutor/sessions/${session.body.id}/end`)).status).toBe(
+      200,
+    );
+  }, 60_000);
+
   it('covers every POST route of the service (a new POST route needs a case here)', () => {
     const posts = h.routes.filter((r) => r.method === 'POST').map((r) => `POST ${r.path}`);
     expect([...covered].sort()).toEqual(posts.sort());

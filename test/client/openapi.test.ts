@@ -114,6 +114,7 @@ describe('client vs. the served OpenAPI document', () => {
       'agents',
       'apiKeys',
       'apps',
+      'copilot',
       'dataSources',
       'evals',
       'files',
@@ -127,6 +128,7 @@ describe('client vs. the served OpenAPI document', () => {
       'runs',
       'savedTables',
       'search',
+      'tutor',
       'usage',
       'webhooks',
     ]);

@@ -7,6 +7,7 @@ import { startDnsServer } from '../helpers/dnsServer';
 import { apiKillDrill } from './apiKill';
 import { evalKillDrill } from './evalKill';
 import { flowKillDrill } from './flowKill';
+import { conversationKillDrill } from './conversationKill';
 import { Checks, startApi, startWorker, type DrillEnv } from './lib';
 import { postgresOutageDrill } from './postgresOutage';
 import { temporalRestartDrill } from './temporalRestart';
@@ -28,6 +29,7 @@ const DRILLS: Record<string, (env: DrillEnv, checks: Checks) => Promise<string>>
   'webhook-receivers': webhookReceiversDrill,
   'eval-kill': evalKillDrill,
   'flow-kill': flowKillDrill,
+  'conversation-kill': conversationKillDrill,
 };
 
 async function main(): Promise<number> {

@@ -4,7 +4,7 @@
 # stops the services it started, exits non-zero when any drill fails.
 #
 #   npm run drill                       every drill
-#   npm run drill -- api-kill           one (worker-kill, api-kill, temporal-restart, postgres-outage, webhook-receivers, eval-kill, flow-kill)
+#   npm run drill -- api-kill           one (worker-kill, api-kill, temporal-restart, postgres-outage, webhook-receivers, eval-kill, flow-kill, conversation-kill)
 #
 # Environment (defaults):
 #   SVC_DATA_DIR=.data/drill  SVC_PG_PORT=54323  SVC_PG_DB=svc_drill

@@ -36,7 +36,11 @@ describe('schemathesis against /v1/openapi.json', () => {
   beforeAll(async () => {
     const base = loadConfig(process.env);
     // No worker polls this task queue: runs the fuzzer creates stay queued instead of loading the machine.
-    h = await startApi({ temporal: { ...base.temporal, taskQueue: `fuzz-${randomUUID()}` } });
+    // A conversation turn therefore gets no reply: it answers 503 after one second instead of a minute.
+    h = await startApi({
+      temporal: { ...base.temporal, taskQueue: `fuzz-${randomUUID()}` },
+      conversations: { ...base.conversations, turnTimeoutMs: 1000 },
+    });
     const owner = await signUp(h);
     await setPlan(h, owner.workspaceId, 'scale');
     key = await createKey(h, owner, [...SCOPES], 'schemathesis');

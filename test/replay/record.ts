@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { conversationWorkflowId } from '../../workflows/conversationMessages';
 import { runWorkflowId } from '../../workflows/messages';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
@@ -112,6 +113,20 @@ describe('record workflow histories for the replay test', () => {
     } finally {
       await rx.close();
     }
+  });
+
+  it('a tutor conversation: two turns (child runs), then ended on request', async () => {
+    const agent = await createAgent(h, auth, {});
+    const send = async (url: string, json?: unknown) => {
+      const res = await h.request(url, { method: 'POST', headers: auth, json });
+      if (res.status >= 300) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
+      return res.json();
+    };
+    const session = await send('/v1/tutor/sessions', { agentId: agent.id, topic: 'replay' });
+    await send(`/v1/tutor/sessions/${session.id}/messages`, { text: 'one' });
+    await send(`/v1/tutor/sessions/${session.id}/messages`, { text: 'two' });
+    await send(`/v1/tutor/sessions/${session.id}/end`);
+    await save('conversation-two-turns-ended', conversationWorkflowId(session.id));
   });
 
   it('a run whose conversation is stored: a question, its answer, a tool call, the output', async () => {

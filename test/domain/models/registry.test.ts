@@ -38,6 +38,7 @@ describe('model registry', () => {
     expect(registry.list()).toEqual([
       { id: 'builtin/echo', provider: 'builtin', pricing: BUILTIN_PRICING },
       { id: 'builtin/scripted', provider: 'builtin', pricing: BUILTIN_PRICING },
+      { id: 'builtin/copilot', provider: 'builtin', pricing: BUILTIN_PRICING },
       { id: 'openai/gpt-a', provider: 'openai', pricing: { inputPerMTokUsd: 3, outputPerMTokUsd: 15, perRunUsd: 0 } },
       { id: 'openai/gpt-b', provider: 'openai', pricing: { inputPerMTokUsd: 3, outputPerMTokUsd: 15, perRunUsd: 0 } },
     ]);
@@ -48,7 +49,7 @@ describe('model registry', () => {
 
   it('lists only the built-ins when no OpenAI endpoint is configured', () => {
     const registry = createModelRegistry(openaiConfig({ baseUrl: undefined }));
-    expect(registry.list().map((m) => m.id)).toEqual(['builtin/echo', 'builtin/scripted']);
+    expect(registry.list().map((m) => m.id)).toEqual(['builtin/echo', 'builtin/scripted', 'builtin/copilot']);
     expect(registry.get('openai/gpt-a')).toBeUndefined();
   });
 

@@ -1,0 +1,87 @@
+import { BUILTIN_PRICING, BUILTIN_PROVIDER, withUsage } from './builtin';
+import type { ModelInfo, ModelProvider, TurnRequest, TurnResult } from './types';
+
+/** The id of the copilots' model. */
+export const COPILOT_MODEL_ID = 'builtin/copilot';
+
+const INFO: ModelInfo = { id: COPILOT_MODEL_ID, provider: BUILTIN_PROVIDER, pricing: BUILTIN_PRICING };
+
+type Input = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+const rec = (v: unknown): Input => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Input) : {});
+
+/**
+ * The agent copilot's rules: "change/set the instructions to <text>" proposes those instructions,
+ * "add the tool <name>" proposes the agent's tools plus that one; anything else describes the agent.
+ */
+function agentCopilot(input: Input): Input {
+  const message = str(input.message).trim();
+  const agent = rec(input.agent);
+  const tools = Array.isArray(agent.tools) ? (agent.tools as string[]) : [];
+  const instructions = /instructions\s+(?:to|:)\s*["“']?([\s\S]+?)["”']?\s*$/i.exec(message);
+  if (instructions) {
+    return {
+      reply: `I suggest changing the instructions to "${instructions[1]}". Accept the proposal to apply it.`,
+      proposal: { changes: { instructions: instructions[1] }, rationale: `Asked in the agent copilot: ${message}` },
+    };
+  }
+  const tool = /add\s+(?:the\s+)?tool\s+["'`]?([a-z_]+)/i.exec(message);
+  if (tool) {
+    return {
+      reply: `I suggest adding the tool ${tool[1]}. Accept the proposal to apply it.`,
+      proposal: {
+        changes: { tools: [...new Set([...tools, tool[1]])] },
+        rationale: `Asked in the agent copilot: ${message}`,
+      },
+    };
+  }
+  return {
+    reply:
+      `The agent "${str(agent.name)}" uses ${str(agent.modelId)} with ${tools.length ? `the tools ${tools.join(', ')}` : 'no tools'} ` +
+      `and ${agent.instructions ? `the instructions "${str(agent.instructions)}"` : 'no instructions'}. ` +
+      'Ask me to "change the instructions to …" or to "add the tool …".',
+  };
+}
+
+/**
+ * The data-source copilot's rules: the object named in the question (the longest name that appears),
+ * "first N"/"top N" as the limit (10 otherwise), "where <column> = <value>" as a filter. The answer is
+ * a structured read, never SQL; the API executes it (docs/api/copilots.md).
+ */
+function dataSourceCopilot(input: Input): Input {
+  const question = str(input.message).trim();
+  const objects = (Array.isArray(input.objects) ? (input.objects as unknown[]) : []).map(str).filter(Boolean);
+  const lower = question.toLowerCase();
+  const object = objects.filter((o) => lower.includes(o.toLowerCase())).sort((a, b) => b.length - a.length)[0];
+  if (!object) {
+    return {
+      reply: objects.length
+        ? `Which of these do you mean: ${objects.join(', ')}? Name one in your question.`
+        : 'This data source has nothing to read.',
+    };
+  }
+  const read: Input = { object, limit: 10 };
+  const limit = /\b(?:first|top|last)\s+(\d{1,3})\b/i.exec(question);
+  if (limit) read.limit = Math.min(1000, Math.max(1, Number(limit[1])));
+  const where = /\bwhere\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|is|equals)\s*["']?([^"']+?)["']?\s*\??$/i.exec(question);
+  if (where) {
+    const value = /^-?\d+(\.\d+)?$/.test(where[2]) ? Number(where[2]) : where[2];
+    read.where = [{ column: where[1], op: 'eq', value }];
+  }
+  return { reply: `Reading ${object}.`, read };
+}
+
+/**
+ * `builtin/copilot` (docs/api/copilots.md): the model of the workspace's copilot agents. It reads the
+ * run input a copilot turn gives it (`copilot: "agent" | "data_source"`, the message and what the
+ * copilot is about) and answers by fixed rules. No network, deterministic.
+ */
+export const copilotProvider: ModelProvider = {
+  name: BUILTIN_PROVIDER,
+  models: () => [{ ...INFO, pricing: { ...INFO.pricing } }],
+  async turn(req: TurnRequest): Promise<TurnResult> {
+    const input = req.runInput ?? {};
+    const output = input.copilot === 'data_source' ? dataSourceCopilot(input) : agentCopilot(input);
+    return withUsage(req, { kind: 'final', output });
+  },
+};
