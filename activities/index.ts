@@ -13,6 +13,7 @@ import { createSecretBox } from '../platform/secrets';
 import { createEvalActivities } from './evals';
 import { createOutputActivities } from './outputs';
 import { saveRunOutputs } from '../domain/outputs/runOutputs';
+import { createPhoneActivities } from './phone';
 
 export interface ActivityDeps {
   config: Config;
@@ -52,6 +53,7 @@ export function createActivities(deps: ActivityDeps) {
       http: { allowPrivate: deps.config.allowPrivateEgress, resolver: createResolver(deps.config.dnsServers) },
     }),
     ...outputActivities(deps),
+    ...createPhoneActivities({ orm: deps.orm, box: createSecretBox(deps.config.secretsKey), config: deps.config }),
     /** The fan-out workflow's first activity: a delivery row per matching subscription. */
     async fanOutWebhooks(run: AnnouncedRun): Promise<string[]> {
       return recordRunDeliveries(deps.orm.em.fork(), run);

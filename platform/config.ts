@@ -95,6 +95,10 @@ const envSchema = z.object({
         return false;
       }
     }, 'must be 32 bytes, as base64 or 64 hex digits'),
+  SVC_TWILIO_API_URL: z
+    .string()
+    .refine((v) => URL.canParse(v), 'must be a URL such as https://api.twilio.com')
+    .default('https://api.twilio.com'),
   SVC_TEMPORAL_UI_URL: z
     .string()
     .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as http://127.0.0.1:8233')
@@ -183,6 +187,8 @@ export interface Config {
    * generated into the data dir by `npm run dev` and set by `npm test`.
    */
   secretsKey?: Buffer;
+  /** The phone provider's REST base URL, Twilio's or a compatible one (docs/api/phone.md). */
+  twilioApiUrl: string;
 }
 
 /** Reads and validates the environment; throws with every offending variable named. */
@@ -244,5 +250,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     consoleDir: e.SVC_CONSOLE_DIR || path.resolve(process.cwd(), 'console/dist'),
     temporalUiUrl: e.SVC_TEMPORAL_UI_URL?.replace(/\/+$/, '') || undefined,
     secretsKey: e.SVC_SECRETS_KEY ? parseSecretsKey(e.SVC_SECRETS_KEY) : undefined,
+    twilioApiUrl: e.SVC_TWILIO_API_URL.replace(/\/+$/, ''),
   };
 }

@@ -1,6 +1,9 @@
 import { AgentSchema, AgentVersionSchema } from './Agent';
 import { AppDomainSchema, AppSchema } from './App';
 import { AppRunTokenSchema } from './AppRunToken';
+import { PhoneNumberSchema } from './PhoneNumber';
+import { PhoneCallSchema } from './PhoneCall';
+import { PhoneBookingSchema, PhoneCalendarSchema } from './PhoneCalendar';
 import { ApiKeySchema } from './ApiKey';
 import { EvalSchema } from './Eval';
 import { EvalResultSchema, EvalRunSchema } from './EvalRun';
@@ -33,6 +36,9 @@ import { WorkspaceSchema } from './Workspace';
 export * from './Agent';
 export * from './App';
 export * from './AppRunToken';
+export * from './PhoneNumber';
+export * from './PhoneCall';
+export * from './PhoneCalendar';
 export * from './ApiKey';
 export * from './Eval';
 export * from './EvalRun';
@@ -104,4 +110,8 @@ export const entities = [
   AppSchema,
   AppDomainSchema,
   AppRunTokenSchema,
+  PhoneNumberSchema,
+  PhoneCallSchema,
+  PhoneCalendarSchema,
+  PhoneBookingSchema,
 ];
