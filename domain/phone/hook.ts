@@ -13,7 +13,8 @@ import { verifyTwilioSignature } from './signature';
 import { EMPTY_TWIML, twiml } from './twiml';
 
 export interface HookDeps extends PhoneDeps {
-  engine: CallEngine;
+  /** The conversation engine, over the request's EntityManager. */
+  engine: (em: EntityManager) => CallEngine;
 }
 
 export interface Callback {
@@ -90,7 +91,7 @@ async function conversationOf(em: EntityManager, deps: HookDeps, number: PhoneNu
   return em.fork().transactional(async (tx) => {
     const call = await tx.findOneOrFail(PhoneCall, callId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!call.conversationId) {
-      call.conversationId = await deps.engine.open({
+      call.conversationId = await deps.engine(em).open({
         workspaceId: number.workspace.id,
         agentId: number.agent.id,
         callId: call.id,
@@ -148,7 +149,7 @@ export async function handleCallback(em: EntityManager, deps: HookDeps, cb: Call
         { status: fresh.status, endedAt: fresh.endedAt, durationSec: fresh.durationSec, updatedAt: new Date() },
       );
     if (fresh.conversationId) {
-      await deps.engine.end({
+      await deps.engine(em).end({
         workspaceId: number.workspace.id,
         conversationId: fresh.conversationId,
         reason: 'hang_up',
@@ -167,7 +168,7 @@ export async function handleCallback(em: EntityManager, deps: HookDeps, cb: Call
         : `Hello, you have reached ${number.agent.name}. How can I help?`;
     return twiml({ say: greeting, voice, gatherAction: cb.actionUrl });
   }
-  const { reply } = await deps.engine.turn({
+  const { reply } = await deps.engine(em).turn({
     workspaceId: number.workspace.id,
     conversationId,
     messageId: messageIdOf(sid, cb.params, speech),

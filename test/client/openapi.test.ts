@@ -121,6 +121,7 @@ describe('client vs. the served OpenAPI document', () => {
       'flows',
       'knowledge',
       'outputConnections',
+      'phone',
       'priceLists',
       'projects',
       'proposals',

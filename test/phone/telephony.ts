@@ -50,7 +50,13 @@ export interface OutboundRequest {
  * was given (answer, then each of `utterances` to the `<Gather>` action, then the hang-up status callback),
  * signed with `secret()`, recording every XML answer.
  */
-export async function startTelephony(opts: { failFirst?: number; utterances?: string[]; secret: () => string }) {
+export async function startTelephony(opts: {
+  failFirst?: number;
+  utterances?: string[];
+  secret: () => string;
+  /** Place the call without playing it (no callbacks). */
+  silent?: boolean;
+}) {
   const requests: OutboundRequest[] = [];
   const answers: Answer[] = [];
   const done: Array<Promise<void>> = [];
@@ -97,7 +103,7 @@ export async function startTelephony(opts: { failFirst?: number; utterances?: st
       }
       const sid = `CA${randomUUID().replace(/-/g, '')}`;
       res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sid, status: 'queued' }));
-      done.push(new Promise((r) => setTimeout(r, 50)).then(() => play(form, sid)));
+      if (!opts.silent) done.push(new Promise((r) => setTimeout(r, 50)).then(() => play(form, sid)));
     })();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
