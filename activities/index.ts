@@ -14,6 +14,8 @@ import { createEvalActivities } from './evals';
 import { createOutputActivities } from './outputs';
 import { saveRunOutputs } from '../domain/outputs/runOutputs';
 import { createPhoneActivities } from './phone';
+import { createConversationActivities } from './conversations';
+import { createChannelAdapters } from '../domain/conversations/channelRegistry';
 
 export interface ActivityDeps {
   config: Config;
@@ -54,6 +56,11 @@ export function createActivities(deps: ActivityDeps) {
     }),
     ...outputActivities(deps),
     ...createPhoneActivities({ orm: deps.orm, box: createSecretBox(deps.config.secretsKey), config: deps.config }),
+    ...createConversationActivities({
+      orm: deps.orm,
+      models: deps.models,
+      adapters: createChannelAdapters({ orm: deps.orm, config: deps.config }),
+    }),
     /** The fan-out workflow's first activity: a delivery row per matching subscription. */
     async fanOutWebhooks(run: AnnouncedRun): Promise<string[]> {
       return recordRunDeliveries(deps.orm.em.fork(), run);

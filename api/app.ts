@@ -54,6 +54,7 @@ import { createStorage, type Storage } from '../platform/storage/storage';
 import { dataSourceRoutes } from './routes/dataSources/dataSources';
 import { dataSourceBrowseRoutes, dataSourceUploadRoutes } from './routes/dataSources/browse';
 import { sourceDeps } from './routes/dataSources/deps';
+import { tutorRoutes } from './routes/tutor/sessions';
 import { savedTableRoutes } from './routes/savedTables/savedTables';
 import { phoneNumberRoutes } from './routes/phone/numbers';
 import { phoneCallRoutes } from './routes/phone/calls';
@@ -130,8 +131,9 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
     ...phoneHookRoutes({
       box: createSecretBox(deps.config.secretsKey),
       config: deps.config,
-      engine: conversationEngine(),
+      engine: conversationEngine({ temporal: deps.temporal, config: deps.config }),
     }),
+    ...tutorRoutes({ config: deps.config, temporal: deps.temporal }),
   );
   return routes;
 }

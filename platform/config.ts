@@ -99,6 +99,9 @@ const envSchema = z.object({
     .string()
     .refine((v) => URL.canParse(v), 'must be a URL such as https://api.twilio.com')
     .default('https://api.twilio.com'),
+  SVC_CONVERSATION_IDLE_MINUTES: z.coerce.number().positive().default(30),
+  SVC_CONVERSATION_TURNS_PER_RUN: intFrom(100),
+  SVC_CONVERSATION_TURN_SECONDS: intFrom(60),
   SVC_TEMPORAL_UI_URL: z
     .string()
     .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as http://127.0.0.1:8233')
@@ -189,6 +192,15 @@ export interface Config {
   secretsKey?: Buffer;
   /** The phone provider's REST base URL, Twilio's or a compatible one (docs/api/phone.md). */
   twilioApiUrl: string;
+  /** Conversations (docs/api/conversations.md). */
+  conversations: {
+    /** A conversation without a message for this long ends (`SVC_CONVERSATION_IDLE_MINUTES`, fractions allowed). */
+    idleMinutes: number;
+    /** Turns one workflow run takes before it continues as new (`SVC_CONVERSATION_TURNS_PER_RUN`). */
+    turnsPerRun: number;
+    /** How long a synchronous turn waits for its reply before 503 (`SVC_CONVERSATION_TURN_SECONDS`). */
+    turnTimeoutMs: number;
+  };
 }
 
 /** Reads and validates the environment; throws with every offending variable named. */
@@ -251,5 +263,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     temporalUiUrl: e.SVC_TEMPORAL_UI_URL?.replace(/\/+$/, '') || undefined,
     secretsKey: e.SVC_SECRETS_KEY ? parseSecretsKey(e.SVC_SECRETS_KEY) : undefined,
     twilioApiUrl: e.SVC_TWILIO_API_URL.replace(/\/+$/, ''),
+    conversations: {
+      idleMinutes: e.SVC_CONVERSATION_IDLE_MINUTES,
+      turnsPerRun: e.SVC_CONVERSATION_TURNS_PER_RUN,
+      turnTimeoutMs: e.SVC_CONVERSATION_TURN_SECONDS * 1000,
+    },
   };
 }

@@ -7,3 +7,4 @@ export { flowWorkflow } from './flowWorkflow';
 export { flowScheduleWorkflow } from './flowScheduleWorkflow';
 export { runOutputsWorkflow, saveOutputWorkflow } from './outputDelivery';
 export { phoneCallWorkflow } from './phoneCall';
+export { conversationWorkflow } from './conversationWorkflow';

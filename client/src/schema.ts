@@ -59,6 +59,7 @@ import type {
   SourceObjectDetail,
   UploadedSheets,
 } from './data-source-types.js';
+import type { ConversationMessage, TutorReply, TutorSession } from './conversation-types.js';
 import type { Eval, EvalCase, EvalResult, EvalRun, Proposal, ProposalChanges } from './eval-types.js';
 import type { Flow, FlowRun, FlowTemplate } from './flow-types.js';
 
@@ -503,3 +504,22 @@ export const PHONE_BOOKING_FIELDS = {
   phone: N,
   callId: N,
 } as const satisfies Fields<PhoneBooking>;
+export const TUTOR_SESSION_FIELDS = {
+  id: R,
+  agentId: R,
+  topic: R,
+  status: R,
+  endedReason: N,
+  createdAt: R,
+  updatedAt: R,
+  endedAt: N,
+  messages: 'optional',
+} as const satisfies Fields<TutorSession>;
+export const TUTOR_REPLY_FIELDS = { reply: R, runId: N, duplicate: R } as const satisfies Fields<TutorReply>;
+export const CONVERSATION_MESSAGE_FIELDS = {
+  seq: R,
+  role: R,
+  text: R,
+  runId: N,
+  createdAt: R,
+} as const satisfies Fields<ConversationMessage>;

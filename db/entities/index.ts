@@ -5,6 +5,8 @@ import { PhoneNumberSchema } from './PhoneNumber';
 import { PhoneCallSchema } from './PhoneCall';
 import { PhoneBookingSchema, PhoneCalendarSchema } from './PhoneCalendar';
 import { ApiKeySchema } from './ApiKey';
+import { ConversationSchema } from './Conversation';
+import { ConversationMessageSchema } from './ConversationMessage';
 import { EvalSchema } from './Eval';
 import { EvalResultSchema, EvalRunSchema } from './EvalRun';
 import { FeedbackSchema } from './Feedback';
@@ -40,6 +42,8 @@ export * from './PhoneNumber';
 export * from './PhoneCall';
 export * from './PhoneCalendar';
 export * from './ApiKey';
+export * from './Conversation';
+export * from './ConversationMessage';
 export * from './Eval';
 export * from './EvalRun';
 export * from './Feedback';
@@ -114,4 +118,6 @@ export const entities = [
   PhoneCallSchema,
   PhoneCalendarSchema,
   PhoneBookingSchema,
+  ConversationSchema,
+  ConversationMessageSchema,
 ];
