@@ -56,7 +56,11 @@ export async function startTelephony(opts: {
   secret: () => string;
   /** Place the call without playing it (no callbacks). */
   silent?: boolean;
+  /** The address a callback URL reaches (a public URL in front of the service); the URL itself is signed. */
+  reach?: (url: string) => string;
 }) {
+  const post = (url: string, params: Record<string, string>) =>
+    callback(opts.reach ? opts.reach(url) : url, opts.secret(), params, sign(opts.secret(), url, params));
   const requests: OutboundRequest[] = [];
   const answers: Answer[] = [];
   const done: Array<Promise<void>> = [];
@@ -68,13 +72,13 @@ export async function startTelephony(opts: {
   };
   const play = async (form: Record<string, string>, sid: string) => {
     const base = { CallSid: sid, AccountSid: 'AC1', From: form.From, To: form.To, Direction: 'outbound-api' };
-    const first = await callback(form.Url, opts.secret(), { ...base, CallStatus: 'in-progress' });
+    const first = await post(form.Url, { ...base, CallStatus: 'in-progress' });
     answers.push(first);
     let action = gatherAction(first.body);
     let seq = 0;
     for (const words of opts.utterances ?? []) {
       if (!action) break;
-      const a = await callback(action, opts.secret(), {
+      const a = await post(action, {
         ...base,
         CallStatus: 'in-progress',
         SpeechResult: words,
@@ -83,9 +87,7 @@ export async function startTelephony(opts: {
       answers.push(a);
       action = gatherAction(a.body);
     }
-    answers.push(
-      await callback(form.StatusCallback, opts.secret(), { ...base, CallStatus: 'completed', CallDuration: '42' }),
-    );
+    answers.push(await post(form.StatusCallback, { ...base, CallStatus: 'completed', CallDuration: '42' }));
   };
   const server: Server = createServer((req, res) => {
     void (async () => {

@@ -41,7 +41,8 @@ export function phoneHookRoutes(deps: HookDeps & { config: Pick<Config, 'maxJson
           throw errors.unsupportedMediaType('application/x-www-form-urlencoded');
         }
         const params2 = formFields(await readText(ctx.req, deps.config.maxJsonBytes));
-        const reached = `${ctx.origin}${ctx.originalUrl}`;
+        // the URL as the provider called it (ctx.origin is the Origin header in Koa 3, not this)
+        const reached = `${ctx.protocol}://${ctx.host}${ctx.originalUrl}`;
         const suffix = query.callId ? `?callId=${query.callId}` : '';
         const published = `${deps.config.publicUrl.replace(/\/+$/, '')}/hooks/phone/${params.numberId}${suffix}`;
         const xml = await handleCallback(ctx.state.em, deps, {
