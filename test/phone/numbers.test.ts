@@ -49,6 +49,14 @@ describe('phone numbers and phone agents', () => {
     await error(call(h, 'PATCH', `/v1/agents/${agent.id}`, agentsOnly, { name: 'y' }), 403, 'forbidden');
     await error(call(h, 'POST', `/v1/agents/${agent.id}/versions/1/restore`, agentsOnly), 403, 'forbidden');
     await error(call(h, 'DELETE', `/v1/agents/${agent.id}`, agentsOnly), 403, 'forbidden');
+    const proposal = await ok(
+      call(h, 'POST', `/v1/agents/${agent.id}/proposals`, manager, {
+        changes: { instructions: 'Be brief.' },
+        rationale: 'shorter calls',
+      }),
+      201,
+    );
+    await error(call(h, 'POST', `/v1/proposals/${proposal.id}/accept`, agentsOnly), 403, 'forbidden');
     const changed = await ok(
       call(h, 'PATCH', `/v1/agents/${agent.id}`, manager, { settings: { voice: 'Polly.Amy' } }),
       200,
