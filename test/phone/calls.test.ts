@@ -77,6 +77,16 @@ describe('phone calls', () => {
     // the provider repeats a callback: answered from the first, no second turn
     const again = await callback(action, number.webhookSecret, words);
     expect(again).toEqual(first);
+    // and repeats it at once, in parallel: still one turn
+    const second = { ...words, SpeechResult: 'Tuesday please', SequenceNumber: '2' };
+    const pair = await Promise.all([
+      callback(action, number.webhookSecret, second),
+      callback(action, number.webhookSecret, second),
+    ]);
+    expect(pair.map((a) => said(a.body))).toEqual([['Tuesday please'], ['Tuesday please']]);
+    // a body that is not a form is refused
+    const json = await fetch(action, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(json.status).toBe(415);
     const { calls } = await ok(call(h, 'GET', `/v1/phone/calls?numberId=${number.id}`, auth), 200);
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({
@@ -92,9 +102,11 @@ describe('phone calls', () => {
     expect(done.transcript.map((t: { role: string; text: string }) => [t.role, t.text])).toEqual([
       ['user', 'I need an appointment'],
       ['assistant', 'I need an appointment'],
+      ['user', 'Tuesday please'],
+      ['assistant', 'Tuesday please'],
     ]);
-    // one turn, one run at the builtin model's price
-    expect(done.costUsd).toBeCloseTo(0.001, 6);
+    // two turns, two runs at the builtin model's price
+    expect(done.costUsd).toBeCloseTo(0.002, 6);
     // the old secret stops verifying at once after a rotation
     await ok(call(h, 'POST', `/v1/phone/numbers/${number.id}/rotate-secret`, auth), 200);
     expect(
