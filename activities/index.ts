@@ -13,6 +13,7 @@ import { createSecretBox } from '../platform/secrets';
 import { createEvalActivities } from './evals';
 import { createOutputActivities } from './outputs';
 import { saveRunOutputs } from '../domain/outputs/runOutputs';
+import { createPhoneActivities } from './phone';
 import { createConversationActivities } from './conversations';
 import { createChannelAdapters } from '../domain/conversations/channelRegistry';
 
@@ -54,6 +55,7 @@ export function createActivities(deps: ActivityDeps) {
       http: { allowPrivate: deps.config.allowPrivateEgress, resolver: createResolver(deps.config.dnsServers) },
     }),
     ...outputActivities(deps),
+    ...createPhoneActivities({ orm: deps.orm, box: createSecretBox(deps.config.secretsKey), config: deps.config }),
     ...createConversationActivities({
       orm: deps.orm,
       models: deps.models,

@@ -58,6 +58,12 @@ import { sourceDeps } from './routes/dataSources/deps';
 import { tutorRoutes } from './routes/tutor/sessions';
 import { copilotRoutes } from './routes/copilots/copilots';
 import { savedTableRoutes } from './routes/savedTables/savedTables';
+import { phoneNumberRoutes } from './routes/phone/numbers';
+import { phoneCallRoutes } from './routes/phone/calls';
+import { phoneCalendarRoutes } from './routes/phone/calendar';
+import { phoneHookRoutes } from './routes/phone/hooks';
+import { createSecretBox } from '../platform/secrets';
+import { conversationEngine } from '../domain/phone/conversationEngine';
 
 export interface AppDeps {
   config: Config;
@@ -121,6 +127,14 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
     ...flowRoutes({ config: deps.config, temporal: deps.temporal }),
     ...flowRunRoutes({ config: deps.config, temporal: deps.temporal }),
     ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, rateLimits: deps.rateLimits }),
+    ...phoneNumberRoutes({ box: createSecretBox(deps.config.secretsKey), config: deps.config, models }),
+    ...phoneCallRoutes({ temporal: deps.temporal, config: deps.config }),
+    ...phoneCalendarRoutes(),
+    ...phoneHookRoutes({
+      box: createSecretBox(deps.config.secretsKey),
+      config: deps.config,
+      engine: conversationEngine({ temporal: deps.temporal, config: deps.config }),
+    }),
     ...tutorRoutes({ config: deps.config, temporal: deps.temporal }),
     ...copilotRoutes({ config: deps.config, temporal: deps.temporal, agents: { models, tools }, sources }),
   );

@@ -96,6 +96,10 @@ const envSchema = z.object({
         return false;
       }
     }, 'must be 32 bytes, as base64 or 64 hex digits'),
+  SVC_TWILIO_API_URL: z
+    .string()
+    .refine((v) => URL.canParse(v), 'must be a URL such as https://api.twilio.com')
+    .default('https://api.twilio.com'),
   SVC_CONVERSATION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SVC_CONVERSATION_TURNS_PER_RUN: intFrom(100),
   SVC_CONVERSATION_TURN_SECONDS: intFrom(60),
@@ -189,6 +193,8 @@ export interface Config {
    * generated into the data dir by `npm run dev` and set by `npm test`.
    */
   secretsKey?: Buffer;
+  /** The phone provider's REST base URL, Twilio's or a compatible one (docs/api/phone.md). */
+  twilioApiUrl: string;
   /** Conversations (docs/api/conversations.md). */
   conversations: {
     /** A conversation without a message for this long ends (`SVC_CONVERSATION_IDLE_MINUTES`, fractions allowed). */
@@ -260,6 +266,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     consoleDir: e.SVC_CONSOLE_DIR || path.resolve(process.cwd(), 'console/dist'),
     temporalUiUrl: e.SVC_TEMPORAL_UI_URL?.replace(/\/+$/, '') || undefined,
     secretsKey: e.SVC_SECRETS_KEY ? parseSecretsKey(e.SVC_SECRETS_KEY) : undefined,
+    twilioApiUrl: e.SVC_TWILIO_API_URL.replace(/\/+$/, ''),
     conversations: {
       idleMinutes: e.SVC_CONVERSATION_IDLE_MINUTES,
       turnsPerRun: e.SVC_CONVERSATION_TURNS_PER_RUN,

@@ -50,6 +50,8 @@ export interface AgentSettings {
   maxSteps: number;
   /** Save-output connections the output of a succeeded run is sent to (docs/api/output-connections.md). */
   saveOutput?: string[];
+  /** A phone agent's voice, from `GET /v1/phone/voices` (docs/api/phone.md). */
+  voice?: string;
 }
 
 export type StepType = 'model' | 'tool' | 'input' | 'approval' | 'review';

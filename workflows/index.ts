@@ -6,4 +6,5 @@ export { evalWorkflow } from './evalWorkflow';
 export { flowWorkflow } from './flowWorkflow';
 export { flowScheduleWorkflow } from './flowScheduleWorkflow';
 export { runOutputsWorkflow, saveOutputWorkflow } from './outputDelivery';
+export { phoneCallWorkflow } from './phoneCall';
 export { conversationWorkflow } from './conversationWorkflow';

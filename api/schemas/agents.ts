@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { text, trimmedText } from './text';
 import { pageQuery } from '../../domain/pagination';
 import { uuid } from './common';
+import { VOICES } from '../../domain/phone/catalog';
 
 /** What an agent definition may name: the tools, models and presets this service has. */
 export interface AgentCatalog {
@@ -31,6 +32,8 @@ export function agentBodies(catalog: AgentCatalog) {
     approvalTools: z.array(tool).max(50).optional(),
     review: z.boolean().optional(),
     maxSteps: z.number().int().min(1).max(200).optional(),
+    // a phone agent's voice (docs/api/phone.md); an unknown one is 400
+    voice: z.enum(VOICES.map((v) => v.id) as [string, ...string[]]).optional(),
     // live output connections of the workspace (docs/api/output-connections.md); an unknown one is 404
     saveOutput: z
       .array(uuid)
@@ -72,6 +75,7 @@ export const settingsOut = z.object({
   review: z.boolean(),
   maxSteps: z.number().int(),
   saveOutput: z.array(z.string()).optional(),
+  voice: z.string().optional(),
 });
 
 export const agentOut = z.object({

@@ -6,6 +6,7 @@ import { readEnv } from './runtime.js';
 import { Agents } from './resources/agents.js';
 import { ApiKeys } from './resources/api-keys.js';
 import { Apps } from './resources/apps.js';
+import { Phone } from './resources/phone.js';
 import { Files } from './resources/files.js';
 import { PriceLists } from './resources/price-lists.js';
 import { OutputConnections } from './resources/output-connections.js';
@@ -84,6 +85,8 @@ export class Svc {
   readonly usage: UsageResource;
   /** Published apps, their templates, usage and custom domains. */
   readonly apps: Apps;
+  /** Phone numbers, calls, voices and models, and the booking calendar. */
+  readonly phone: Phone;
   /** API key management. */
   readonly apiKeys: ApiKeys;
   /** Knowledge documents and their search. */
@@ -139,6 +142,7 @@ export class Svc {
     this.outputConnections = new OutputConnections(this.http);
     this.usage = new UsageResource(this.http);
     this.apps = new Apps(this.http);
+    this.phone = new Phone(this.http);
     this.apiKeys = new ApiKeys(this.http);
     this.knowledge = new Knowledge(this.http);
     this.search = new Search(this.http);

@@ -10,6 +10,16 @@
  */
 import type { App, AppDomain, AppDomainCheck, AppFormField, AppTemplate, AppUsage } from './app-types.js';
 import type {
+  CreatedPhoneNumber,
+  PhoneBooking,
+  PhoneCalendar,
+  PhoneCall,
+  PhoneModel,
+  PhoneNumber,
+  PhoneTranscriptEntry,
+  PhoneVoice,
+} from './phone-types.js';
+import type {
   Agent,
   AgentSettings,
   AgentVersion,
@@ -139,6 +149,7 @@ export const AGENT_SETTINGS_FIELDS = {
   review: R,
   maxSteps: R,
   saveOutput: 'optional',
+  voice: 'optional',
 } as const satisfies Fields<AgentSettings>;
 
 export const PROJECT_FIELDS = {
@@ -452,6 +463,54 @@ export const APP_USAGE_FIELDS = {
   priceListId: N,
   billedUsd: N,
 } as const satisfies Fields<AppUsage>;
+
+export const PHONE_VOICE_FIELDS = { id: R, name: R, language: R, gender: R } as const satisfies Fields<PhoneVoice>;
+export const PHONE_MODEL_FIELDS = { id: R, provider: R, pricing: R } as const satisfies Fields<PhoneModel>;
+export const PHONE_NUMBER_FIELDS = {
+  id: R,
+  e164: R,
+  provider: R,
+  agentId: R,
+  webhookUrl: R,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<PhoneNumber>;
+export const CREATED_PHONE_NUMBER_FIELDS = {
+  ...PHONE_NUMBER_FIELDS,
+  webhookSecret: R,
+} as const satisfies Fields<CreatedPhoneNumber>;
+export const PHONE_SECRET_FIELDS = { webhookSecret: R } as const satisfies Fields<{ webhookSecret: string }>;
+export const PHONE_CALL_FIELDS = {
+  id: R,
+  numberId: R,
+  direction: R,
+  from: R,
+  to: R,
+  status: R,
+  purpose: N,
+  transcript: R,
+  durationSec: N,
+  costUsd: R,
+  createdAt: R,
+  startedAt: N,
+  endedAt: N,
+} as const satisfies Fields<PhoneCall>;
+export const PHONE_TRANSCRIPT_FIELDS = { role: R, text: R, at: R } as const satisfies Fields<PhoneTranscriptEntry>;
+export const PHONE_CALENDAR_FIELDS = {
+  timezone: R,
+  weeklyHours: R,
+  slotMinutes: R,
+  slots: R,
+  bookings: R,
+} as const satisfies Fields<PhoneCalendar>;
+export const PHONE_BOOKING_FIELDS = {
+  id: R,
+  start: R,
+  end: R,
+  name: N,
+  phone: N,
+  callId: N,
+} as const satisfies Fields<PhoneBooking>;
 export const TUTOR_SESSION_FIELDS = {
   id: R,
   agentId: R,

@@ -158,6 +158,8 @@ export interface AgentSettings {
   maxSteps: number;
   /** Save-output connections a succeeded run's output is sent to. */
   saveOutput?: string[];
+  /** A phone agent's voice (`client.phone.voices()`). */
+  voice?: string;
 }
 
 /** An agent (latest version). */

@@ -1,6 +1,9 @@
 import { AgentSchema, AgentVersionSchema } from './Agent';
 import { AppDomainSchema, AppSchema } from './App';
 import { AppRunTokenSchema } from './AppRunToken';
+import { PhoneNumberSchema } from './PhoneNumber';
+import { PhoneCallSchema } from './PhoneCall';
+import { PhoneBookingSchema, PhoneCalendarSchema } from './PhoneCalendar';
 import { ApiKeySchema } from './ApiKey';
 import { ConversationSchema } from './Conversation';
 import { ConversationMessageSchema } from './ConversationMessage';
@@ -35,6 +38,9 @@ import { WorkspaceSchema } from './Workspace';
 export * from './Agent';
 export * from './App';
 export * from './AppRunToken';
+export * from './PhoneNumber';
+export * from './PhoneCall';
+export * from './PhoneCalendar';
 export * from './ApiKey';
 export * from './Conversation';
 export * from './ConversationMessage';
@@ -108,6 +114,10 @@ export const entities = [
   AppSchema,
   AppDomainSchema,
   AppRunTokenSchema,
+  PhoneNumberSchema,
+  PhoneCallSchema,
+  PhoneCalendarSchema,
+  PhoneBookingSchema,
   ConversationSchema,
   ConversationMessageSchema,
 ];

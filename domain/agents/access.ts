@@ -1,4 +1,5 @@
-import { identityAllows } from '../identity/credentials';
+import { identityAllows, requireScope } from '../identity/credentials';
+import { isPhonePreset } from './presets';
 import type { Identity } from '../identity/identity';
 
 /** Whether the caller may run agents (`runner:run`): only then does the definition carry the instructions. */
@@ -13,4 +14,12 @@ export function mayRun(identity: Identity): boolean {
  */
 export function mayReadInstructions(identity: Identity): boolean {
   return mayRun(identity) || identityAllows(identity, 'agents:write');
+}
+
+/**
+ * An agent built on a phone preset is a phone agent: creating, changing or deleting one also needs
+ * `phone:manage` (docs/api/phone.md). Throws `forbidden` without it.
+ */
+export function requirePhoneAccess(identity: Identity, presetId: string): void {
+  if (isPhonePreset(presetId)) requireScope(identity, 'phone:manage');
 }

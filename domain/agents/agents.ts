@@ -9,7 +9,8 @@ import { unknownConnections } from '../outputs/connections';
 import { projectFromBody } from '../projects/find';
 import { savedReads, savedTablesFromBody } from '../savedTables/links';
 import type { ToolRegistry } from '../tools/registry';
-import { mayReadInstructions, mayRun } from './access';
+import { mayReadInstructions, mayRun, requirePhoneAccess } from './access';
+import { isVoice } from '../phone/catalog';
 import { currentVersion, findAgent } from './find';
 import { DEFAULT_PRESET, findPreset } from './presets';
 import {
@@ -42,6 +43,9 @@ export function checkDefinition(deps: AgentDeps, d: Definition): void {
   if (!deps.models.get(d.modelId)) issues.push({ path: 'modelId', message: `Unknown model ${d.modelId}` });
   const known = new Set(deps.tools.names());
   d.tools.forEach((t, i) => !known.has(t) && issues.push({ path: `tools.${i}`, message: `Unknown tool ${t}` }));
+  if (d.settings.voice !== undefined && !isVoice(d.settings.voice)) {
+    issues.push({ path: 'settings.voice', message: `Unknown voice ${d.settings.voice}` });
+  }
   d.settings.approvalTools?.forEach(
     (t, i) => !known.has(t) && issues.push({ path: `settings.approvalTools.${i}`, message: `Unknown tool ${t}` }),
   );
@@ -80,6 +84,7 @@ export async function createAgent(
   const presetId = input.presetId ?? DEFAULT_PRESET;
   const preset = findPreset(presetId);
   if (!preset) throw errors.validation([{ path: 'presetId', message: `Unknown preset ${presetId}` }]);
+  requirePhoneAccess(identity, presetId);
   const def: Definition = {
     instructions: input.instructions === undefined ? preset.instructions : input.instructions,
     modelId: input.modelId ?? preset.modelId,
@@ -136,6 +141,7 @@ export async function updateAgent(
   input: DefinitionInput & { name?: string; projectId?: string | null; savedTableIds?: string[] },
 ): Promise<AgentView> {
   const agent = await findAgent(em, identity.workspaceId, id);
+  requirePhoneAccess(identity, agent.presetId);
   if (input.savedTableIds !== undefined) {
     agent.savedTableIds = await savedTablesFromBody(em, identity.workspaceId, input.savedTableIds);
   }
@@ -165,6 +171,7 @@ export async function updateAgent(
 /** Deletes an agent; its past runs stay readable. Throws `not_found`. */
 export async function deleteAgent(em: EntityManager, identity: Identity, id: string): Promise<void> {
   const agent = await findAgent(em, identity.workspaceId, id);
+  requirePhoneAccess(identity, agent.presetId);
   agent.deletedAt = new Date();
   await em.flush();
 }

@@ -41,7 +41,34 @@ export const PRESETS: Preset[] = [
     tools: ['ask_user'],
     settings: { ...base, approval: 'before_output', review: true },
   },
+  // Phone presets (docs/api/phone.md): an agent built on one is a phone agent, and creating, changing or
+  // deleting it also needs `phone:manage`.
+  {
+    id: 'phone-receptionist',
+    name: 'Phone receptionist',
+    description: 'Answers a phone number; each caller turn is one agent turn (builtin/echo by default).',
+    modelId: 'builtin/echo',
+    instructions: 'You answer the phone for the business: greet the caller and help briefly.',
+    tools: [],
+    settings: { ...base, voice: 'Polly.Joanna' },
+  },
+  {
+    id: 'phone-booking',
+    name: 'Phone booking agent',
+    description: 'Answers a phone number and books appointments with calendar_free_slots and calendar_book.',
+    modelId: 'builtin/scripted',
+    instructions: 'You book appointments: offer free slots and book the one the caller chooses.',
+    tools: ['calendar_free_slots', 'calendar_book'],
+    settings: { ...base, voice: 'Polly.Matthew' },
+  },
 ];
+
+/** The presets whose agents are phone agents (docs/api/phone.md). */
+export const PHONE_PRESETS = ['phone-receptionist', 'phone-booking'];
+
+export function isPhonePreset(id: string): boolean {
+  return PHONE_PRESETS.includes(id);
+}
 
 export const DEFAULT_PRESET = 'general-assistant';
 

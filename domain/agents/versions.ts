@@ -6,6 +6,7 @@ import type { Identity } from '../identity/identity';
 import { mayReadInstructions } from './access';
 import { checkDefinition, type AgentDeps } from './agents';
 import { findAgent } from './find';
+import { requirePhoneAccess } from './access';
 import { presentAgent, presentVersion, type AgentVersionView, type AgentView } from './presenters';
 
 /** Loads version `n` of a live agent of the workspace. Throws `not_found` for either. */
@@ -48,6 +49,7 @@ export async function restoreAgentVersion(
       { lockMode: LockMode.PESSIMISTIC_WRITE },
     );
     if (!agent) throw errors.notFound('Agent');
+    requirePhoneAccess(identity, agent.presetId);
     const source = await tx.findOne(AgentVersion, { agent: agent.id, version: n });
     if (!source) throw errors.notFound('Agent version');
     checkDefinition(deps, source);

@@ -4,6 +4,7 @@ import { Agent, AgentVersion } from '../../db/entities/Agent';
 import { ImprovementProposal, type ProposalChanges, type ProposalStatus } from '../../db/entities/ImprovementProposal';
 import { checkDefinition, type AgentDeps } from '../agents/agents';
 import { currentVersion, findAgent } from '../agents/find';
+import { requirePhoneAccess } from '../agents/access';
 import { presentAgent, type AgentView, type Definition } from '../agents/presenters';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
@@ -109,6 +110,7 @@ export async function acceptProposal(
       { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
     );
     if (!agent) throw errors.notFound('Agent');
+    requirePhoneAccess(identity, agent.presetId);
     if (agent.currentVersion !== proposal.baseVersion) {
       throw errors.conflict(`The agent moved past version ${proposal.baseVersion}`, {
         baseVersion: proposal.baseVersion,

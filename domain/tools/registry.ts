@@ -4,6 +4,14 @@ import type { Orm } from '../../db/orm';
 import { KNOWLEDGE_SEARCH, KNOWLEDGE_SEARCH_SPEC, runKnowledgeSearch } from './knowledgeSearch';
 import type { Resolver } from '../../platform/net/publicAddress';
 import { runSavedTableRows, SAVED_TABLE_ROWS, SAVED_TABLE_ROWS_SPEC } from './savedTableRows';
+import {
+  CALENDAR_BOOK,
+  CALENDAR_BOOK_SPEC,
+  CALENDAR_FREE_SLOTS,
+  CALENDAR_FREE_SLOTS_SPEC,
+  runCalendarBook,
+  runCalendarFreeSlots,
+} from './calendar';
 
 /** The built-in tool catalogue (`GET /v1/tools`, docs/api/agents.md). */
 export { ASK_USER };
@@ -30,6 +38,8 @@ export const TOOL_SPECS: ToolSpec[] = [
   },
   KNOWLEDGE_SEARCH_SPEC,
   SAVED_TABLE_ROWS_SPEC,
+  CALENDAR_FREE_SLOTS_SPEC,
+  CALENDAR_BOOK_SPEC,
 ];
 
 export interface ToolRegistry {
@@ -66,6 +76,11 @@ export function createToolRegistry(opts: {
       if (call.name === SAVED_TABLE_ROWS) {
         if (!opts.orm || !context) throw new Error('saved_table_rows is not available here');
         return runSavedTableRows(opts.orm, context.runId, call.args);
+      }
+      if (call.name === CALENDAR_FREE_SLOTS || call.name === CALENDAR_BOOK) {
+        if (!opts.orm || !context) throw new Error(`${call.name} is not available here`);
+        const run = call.name === CALENDAR_BOOK ? runCalendarBook : runCalendarFreeSlots;
+        return run(opts.orm, context.runId, call.args);
       }
       if (call.name !== 'http_request') throw new Error(`unknown tool ${call.name}`);
       const args = call.args as { url?: unknown; method?: unknown; headers?: unknown; body?: unknown };

@@ -36,6 +36,8 @@ describe('Idempotency-Key on every POST', () => {
         'runner:run',
         'flows:read',
         'flows:manage',
+        'phone:read',
+        'phone:manage',
       ]),
     );
   });
@@ -481,6 +483,31 @@ describe('Idempotency-Key on every POST', () => {
       200,
     );
   }, 60_000);
+
+  it('phone: a number and a rotated secret show their secret once (a repeat is 409); an outbound call is placed once', async () => {
+    const agent = (await twice('POST /v1/agents', '/v1/agents', { name: 'desk', presetId: 'phone-receptionist' })).body;
+    const body = {
+      e164: `+1415${String(Date.now()).slice(-7)}`,
+      provider: 'twilio',
+      agentId: agent.id,
+      credentials: { accountSid: 'AC1', authToken: 'token' },
+    };
+    const key = randomUUID();
+    const made = await post('POST /v1/phone/numbers', '/v1/phone/numbers', key, body);
+    expect(made.status).toBe(201);
+    const number = await made.json();
+    const again = await post('POST /v1/phone/numbers', '/v1/phone/numbers', key, body);
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.details).toEqual({ id: number.id });
+    const rotate = `/v1/phone/numbers/${number.id}/rotate-secret`;
+    const rotateKey = randomUUID();
+    expect((await post('POST /v1/phone/numbers/:id/rotate-secret', rotate, rotateKey)).status).toBe(200);
+    expect((await post('POST /v1/phone/numbers/:id/rotate-secret', rotate, rotateKey)).status).toBe(409);
+    const placed = await twice('POST /v1/phone/calls', '/v1/phone/calls', { numberId: number.id, to: '+14155550100' });
+    expect(placed.status).toBe(201);
+    expect(await list(`/v1/phone/calls?numberId=${number.id}`, 'calls')).toHaveLength(1);
+    covered.add('POST /hooks/phone/:numberId'); // public, signed by the provider: deduplicated by its message ids
+  });
 
   it('covers every POST route of the service (a new POST route needs a case here)', () => {
     const posts = h.routes.filter((r) => r.method === 'POST').map((r) => `POST ${r.path}`);

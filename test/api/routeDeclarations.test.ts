@@ -36,8 +36,15 @@ describe('route declarations', () => {
       if (route.access.auth === 'public') {
         // the public faces outside the credentialed API (/shared/*: shared run dashboards) take no credential
         if (route.path.startsWith('/shared/')) continue;
-        // and the token-authenticated flow webhook (docs/api/flows.md#webhook)
-        expect(['GET /healthz', 'GET /readyz', 'GET /v1/openapi.json', 'POST /hooks/flows/:token']).toContain(name);
+        // and the token-authenticated flow webhook (docs/api/flows.md#webhook), the signed phone callbacks
+        // (docs/api/phone.md#callbacks)
+        expect([
+          'GET /healthz',
+          'GET /readyz',
+          'GET /v1/openapi.json',
+          'POST /hooks/flows/:token',
+          'POST /hooks/phone/:numberId',
+        ]).toContain(name);
         continue;
       }
       expect(route.access.auth).toBe('any');

@@ -268,6 +268,53 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('apps.addDomain', (s) => s.apps.addDomain(ID, 'app.example.com'), S.APP_DOMAIN_FIELDS),
   call('apps.verifyDomain', (s) => s.apps.verifyDomain(ID, 'app.example.com'), S.APP_DOMAIN_CHECK_FIELDS),
   call('apps.removeDomain', (s) => s.apps.removeDomain(ID, 'app.example.com'), null),
+  call('phone.voices', (s) => s.phone.voices(), S.PHONE_VOICE_FIELDS, { keys: ['voices'], items: 'voices' }),
+  call('phone.models', (s) => s.phone.models(), S.PHONE_MODEL_FIELDS, { keys: ['models'], items: 'models' }),
+  call(
+    'phone.createNumber',
+    (s) =>
+      s.phone.createNumber({
+        e164: '+14155550100',
+        provider: 'twilio',
+        agentId: ID2,
+        credentials: { accountSid: 'AC1', authToken: 't' },
+      }),
+    S.CREATED_PHONE_NUMBER_FIELDS,
+  ),
+  call(
+    'phone.listNumbers',
+    (s) => s.phone.listNumbers({ limit: 5 }).toArray(),
+    S.PHONE_NUMBER_FIELDS,
+    paged('numbers'),
+  ),
+  call('phone.getNumber', (s) => s.phone.getNumber(ID), S.PHONE_NUMBER_FIELDS),
+  call('phone.updateNumber', (s) => s.phone.updateNumber(ID, { agentId: ID2 }), S.PHONE_NUMBER_FIELDS),
+  call('phone.deleteNumber', (s) => s.phone.deleteNumber(ID), null),
+  call('phone.rotateSecret', (s) => s.phone.rotateSecret(ID), S.PHONE_SECRET_FIELDS),
+  call(
+    'phone.listCalls',
+    (s) => s.phone.listCalls({ numberId: ID, limit: 5 }).toArray(),
+    S.PHONE_CALL_FIELDS,
+    paged('calls'),
+  ),
+  call('phone.getCall', (s) => s.phone.getCall(ID), S.PHONE_CALL_FIELDS),
+  call('phone.placeCall', (s) => s.phone.placeCall({ numberId: ID, to: '+14155550101' }), S.PHONE_CALL_FIELDS),
+  call(
+    'phone.getCalendar',
+    (s) => s.phone.getCalendar({ from: '2030-01-07', to: '2030-01-13' }),
+    S.PHONE_CALENDAR_FIELDS,
+  ),
+  call(
+    'phone.setCalendar',
+    (s) =>
+      s.phone.setCalendar({
+        timezone: 'UTC',
+        weeklyHours: [{ day: 'mon', start: '09:00', end: '17:00' }],
+        slotMinutes: 30,
+      }),
+    S.PHONE_CALENDAR_FIELDS,
+  ),
+  call('phone.cancelBooking', (s) => s.phone.cancelBooking(ID), null),
   call('search.query', (s) => s.search.query({ q: 'x', types: ['runs', 'knowledge'] }), S.SEARCH_RESULT_FIELDS, {
     keys: ['results'],
     items: 'results',
@@ -285,6 +332,8 @@ export const NESTED: Array<[string, string[], Readonly<Record<string, Field>>]> 
   ['GET /v1/runs/{id}', ['usage'], S.RUN_USAGE_FIELDS],
   ['GET /v1/runs/{id}', ['error'], S.RUN_ERROR_FIELDS],
   ['GET /v1/agents/{id}', ['settings'], S.AGENT_SETTINGS_FIELDS],
+  ['GET /v1/phone/calls/{id}', ['transcript', '[]'], S.PHONE_TRANSCRIPT_FIELDS],
+  ['GET /v1/phone/calendar', ['bookings', '[]'], S.PHONE_BOOKING_FIELDS],
   ['GET /v1/usage', ['byDay', '[]'], S.USAGE_DAY_FIELDS],
   ['GET /v1/usage', ['byAgent', '[]'], S.USAGE_AGENT_FIELDS],
   ['GET /v1/usage/balance', ['entitlements'], S.ENTITLEMENTS_FIELDS],

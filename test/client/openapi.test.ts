@@ -122,6 +122,7 @@ describe('client vs. the served OpenAPI document', () => {
       'flows',
       'knowledge',
       'outputConnections',
+      'phone',
       'priceLists',
       'projects',
       'proposals',

@@ -14,6 +14,8 @@ export async function setup(): Promise<void> {
   process.env.SVC_DNS_SERVERS = holder.svcTestDns.address;
   // data sources' secrets (platform/secrets.ts): `npm test` exports a key; jest run alone gets one here
   process.env.SVC_SECRETS_KEY ||= randomBytes(32).toString('base64');
+  // no test reaches a real phone provider: one that does not set its fake finds nothing listening here
+  process.env.SVC_TWILIO_API_URL = 'http://127.0.0.1:9';
 }
 
 export async function teardown(): Promise<void> {
