@@ -55,6 +55,9 @@ import { dataSourceRoutes } from './routes/dataSources/dataSources';
 import { dataSourceBrowseRoutes, dataSourceUploadRoutes } from './routes/dataSources/browse';
 import { sourceDeps } from './routes/dataSources/deps';
 import { savedTableRoutes } from './routes/savedTables/savedTables';
+import { whatsappAccountRoutes } from './routes/whatsapp/accounts';
+import { whatsappDeps } from './routes/whatsapp/deps';
+import { whatsappHookRoutes } from './routes/whatsapp/hooks';
 
 export interface AppDeps {
   config: Config;
@@ -118,6 +121,8 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
     ...flowRoutes({ config: deps.config, temporal: deps.temporal }),
     ...flowRunRoutes({ config: deps.config, temporal: deps.temporal }),
     ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, rateLimits: deps.rateLimits }),
+    ...whatsappAccountRoutes(whatsappDeps(deps.config)),
+    ...whatsappHookRoutes({ ...whatsappDeps(deps.config), config: deps.config }),
   );
   return routes;
 }

@@ -95,6 +95,14 @@ const envSchema = z.object({
         return false;
       }
     }, 'must be 32 bytes, as base64 or 64 hex digits'),
+  SVC_WHATSAPP_API_URL: z
+    .string()
+    .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as https://graph.facebook.com')
+    .optional(),
+  SVC_WHATSAPP_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/, 'must be a Graph API version such as v21.0')
+    .default('v21.0'),
   SVC_TEMPORAL_UI_URL: z
     .string()
     .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as http://127.0.0.1:8233')
@@ -183,6 +191,8 @@ export interface Config {
    * generated into the data dir by `npm run dev` and set by `npm test`.
    */
   secretsKey?: Buffer;
+  /** The WhatsApp Cloud API (Graph API) that replies go to (docs/api/whatsapp.md); tests point it at a fake. */
+  whatsapp: { apiUrl: string; apiVersion: string };
 }
 
 /** Reads and validates the environment; throws with every offending variable named. */
@@ -244,5 +254,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     consoleDir: e.SVC_CONSOLE_DIR || path.resolve(process.cwd(), 'console/dist'),
     temporalUiUrl: e.SVC_TEMPORAL_UI_URL?.replace(/\/+$/, '') || undefined,
     secretsKey: e.SVC_SECRETS_KEY ? parseSecretsKey(e.SVC_SECRETS_KEY) : undefined,
+    whatsapp: {
+      apiUrl: e.SVC_WHATSAPP_API_URL?.replace(/\/+$/, '') || 'https://graph.facebook.com',
+      apiVersion: e.SVC_WHATSAPP_API_VERSION,
+    },
   };
 }

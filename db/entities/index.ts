@@ -29,6 +29,9 @@ import { SessionSchema } from './Session';
 import { UserSchema } from './User';
 import { WebhookDeliverySchema, WebhookEventRecordSchema, WebhookSubscriptionSchema } from './Webhook';
 import { WorkspaceSchema } from './Workspace';
+import { WhatsAppAccountSchema } from './WhatsAppAccount';
+import { WhatsAppConversationSchema } from './WhatsAppConversation';
+import { WhatsAppReplySchema } from './WhatsAppReply';
 
 export * from './Agent';
 export * from './App';
@@ -48,6 +51,9 @@ export * from './RunStep';
 export * from './RunMessage';
 export * from './RunShare';
 export * from './BaseEntity';
+export * from './WhatsAppAccount';
+export * from './WhatsAppConversation';
+export * from './WhatsAppReply';
 export * from './LedgerEntry';
 export * from './Membership';
 export * from './OutboxEntry';
@@ -104,4 +110,7 @@ export const entities = [
   AppSchema,
   AppDomainSchema,
   AppRunTokenSchema,
+  WhatsAppAccountSchema,
+  WhatsAppConversationSchema,
+  WhatsAppReplySchema,
 ];
