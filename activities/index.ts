@@ -13,6 +13,8 @@ import { createSecretBox } from '../platform/secrets';
 import { createEvalActivities } from './evals';
 import { createOutputActivities } from './outputs';
 import { saveRunOutputs } from '../domain/outputs/runOutputs';
+import { createConversationActivities } from './conversations';
+import { createChannelAdapters } from '../domain/conversations/channelRegistry';
 
 export interface ActivityDeps {
   config: Config;
@@ -52,6 +54,11 @@ export function createActivities(deps: ActivityDeps) {
       http: { allowPrivate: deps.config.allowPrivateEgress, resolver: createResolver(deps.config.dnsServers) },
     }),
     ...outputActivities(deps),
+    ...createConversationActivities({
+      orm: deps.orm,
+      models: deps.models,
+      adapters: createChannelAdapters({ orm: deps.orm, config: deps.config }),
+    }),
     /** The fan-out workflow's first activity: a delivery row per matching subscription. */
     async fanOutWebhooks(run: AnnouncedRun): Promise<string[]> {
       return recordRunDeliveries(deps.orm.em.fork(), run);

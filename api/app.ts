@@ -54,6 +54,7 @@ import { createStorage, type Storage } from '../platform/storage/storage';
 import { dataSourceRoutes } from './routes/dataSources/dataSources';
 import { dataSourceBrowseRoutes, dataSourceUploadRoutes } from './routes/dataSources/browse';
 import { sourceDeps } from './routes/dataSources/deps';
+import { tutorRoutes } from './routes/tutor/sessions';
 import { savedTableRoutes } from './routes/savedTables/savedTables';
 import { whatsappAccountRoutes } from './routes/whatsapp/accounts';
 import { whatsappDeps } from './routes/whatsapp/deps';
@@ -123,6 +124,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
     ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, rateLimits: deps.rateLimits }),
     ...whatsappAccountRoutes(whatsappDeps(deps.config)),
     ...whatsappHookRoutes({ ...whatsappDeps(deps.config), config: deps.config }),
+    ...tutorRoutes({ config: deps.config, temporal: deps.temporal }),
   );
   return routes;
 }

@@ -103,6 +103,9 @@ const envSchema = z.object({
     .string()
     .regex(/^v\d+\.\d+$/, 'must be a Graph API version such as v21.0')
     .default('v21.0'),
+  SVC_CONVERSATION_IDLE_MINUTES: z.coerce.number().positive().default(30),
+  SVC_CONVERSATION_TURNS_PER_RUN: intFrom(100),
+  SVC_CONVERSATION_TURN_SECONDS: intFrom(60),
   SVC_TEMPORAL_UI_URL: z
     .string()
     .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as http://127.0.0.1:8233')
@@ -193,6 +196,15 @@ export interface Config {
   secretsKey?: Buffer;
   /** The WhatsApp Cloud API (Graph API) that replies go to (docs/api/whatsapp.md); tests point it at a fake. */
   whatsapp: { apiUrl: string; apiVersion: string };
+  /** Conversations (docs/api/conversations.md). */
+  conversations: {
+    /** A conversation without a message for this long ends (`SVC_CONVERSATION_IDLE_MINUTES`, fractions allowed). */
+    idleMinutes: number;
+    /** Turns one workflow run takes before it continues as new (`SVC_CONVERSATION_TURNS_PER_RUN`). */
+    turnsPerRun: number;
+    /** How long a synchronous turn waits for its reply before 503 (`SVC_CONVERSATION_TURN_SECONDS`). */
+    turnTimeoutMs: number;
+  };
 }
 
 /** Reads and validates the environment; throws with every offending variable named. */
@@ -257,6 +269,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     whatsapp: {
       apiUrl: e.SVC_WHATSAPP_API_URL?.replace(/\/+$/, '') || 'https://graph.facebook.com',
       apiVersion: e.SVC_WHATSAPP_API_VERSION,
+    },
+    conversations: {
+      idleMinutes: e.SVC_CONVERSATION_IDLE_MINUTES,
+      turnsPerRun: e.SVC_CONVERSATION_TURNS_PER_RUN,
+      turnTimeoutMs: e.SVC_CONVERSATION_TURN_SECONDS * 1000,
     },
   };
 }

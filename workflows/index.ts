@@ -6,3 +6,4 @@ export { evalWorkflow } from './evalWorkflow';
 export { flowWorkflow } from './flowWorkflow';
 export { flowScheduleWorkflow } from './flowScheduleWorkflow';
 export { runOutputsWorkflow, saveOutputWorkflow } from './outputDelivery';
+export { conversationWorkflow } from './conversationWorkflow';

@@ -14,6 +14,7 @@ import { Flows } from './resources/flows.js';
 import { FlowRuns } from './resources/flow-runs.js';
 import { Knowledge } from './resources/knowledge.js';
 import { Evals } from './resources/evals.js';
+import { Tutor } from './resources/tutor.js';
 import { Proposals } from './resources/proposals.js';
 import { Runs } from './resources/runs.js';
 import { Search } from './resources/search.js';
@@ -57,6 +58,8 @@ export class Svc {
   readonly agents: Agents;
   /** Evals of agents and their runs (each case a real, charged run). */
   readonly evals: Evals;
+  /** Tutor sessions with an agent (each message a charged run). */
+  readonly tutor: Tutor;
   /** Improvement proposals: suggested changes to agents, accepted as new versions. */
   readonly proposals: Proposals;
   /** Projects that group agents, and their members. */
@@ -123,6 +126,7 @@ export class Svc {
     this.http = new HttpClient({ apiKey, baseUrl, fetch: fetchFn, maxRetries, timeoutMs });
     this.agents = new Agents(this.http);
     this.evals = new Evals(this.http);
+    this.tutor = new Tutor(this.http);
     this.proposals = new Proposals(this.http);
     this.projects = new Projects(this.http);
     this.whatsapp = new WhatsApp(this.http);

@@ -49,6 +49,7 @@ import type {
   SourceObjectDetail,
   UploadedSheets,
 } from './data-source-types.js';
+import type { ConversationMessage, TutorReply, TutorSession } from './conversation-types.js';
 import type { Eval, EvalCase, EvalResult, EvalRun, Proposal, ProposalChanges } from './eval-types.js';
 import type { Flow, FlowRun, FlowTemplate } from './flow-types.js';
 import type {
@@ -450,6 +451,25 @@ export const APP_USAGE_FIELDS = {
   priceListId: N,
   billedUsd: N,
 } as const satisfies Fields<AppUsage>;
+export const TUTOR_SESSION_FIELDS = {
+  id: R,
+  agentId: R,
+  topic: R,
+  status: R,
+  endedReason: N,
+  createdAt: R,
+  updatedAt: R,
+  endedAt: N,
+  messages: 'optional',
+} as const satisfies Fields<TutorSession>;
+export const TUTOR_REPLY_FIELDS = { reply: R, runId: N, duplicate: R } as const satisfies Fields<TutorReply>;
+export const CONVERSATION_MESSAGE_FIELDS = {
+  seq: R,
+  role: R,
+  text: R,
+  runId: N,
+  createdAt: R,
+} as const satisfies Fields<ConversationMessage>;
 
 export const WHATSAPP_ACCOUNT_FIELDS = {
   id: R,

@@ -1,5 +1,6 @@
 import { EntitySchema } from '@mikro-orm/core';
 import type { AnnouncedRun } from '../../workflows/activityTypes';
+import type { InboundMessage } from '../../workflows/conversationMessages';
 import type { ApprovalPayload } from '../../workflows/flowMessages';
 import type { ApprovePayload, InputPayload, ReviewPayload } from '../../workflows/messages';
 import { BaseEntity } from './BaseEntity';
@@ -16,13 +17,25 @@ export type OutboxCall =
   | { kind: 'start_flow'; flowRunId: string; workspaceId: string; taskQueue: string }
   | { kind: 'signal_flow'; flowRunId: string; payload: ApprovalPayload }
   | { kind: 'cancel_flow'; flowRunId: string }
-  | { kind: 'sync_flow_schedule'; flowId: string; taskQueue: string };
+  | { kind: 'sync_flow_schedule'; flowId: string; taskQueue: string }
+  | {
+      kind: 'start_conversation';
+      conversationId: string;
+      workspaceId: string;
+      agentId: string;
+      taskQueue: string;
+      idleMs: number;
+      turnsPerRun: number;
+    }
+  | { kind: 'signal_conversation'; conversationId: string; signal: 'inbound'; payload: InboundMessage }
+  | { kind: 'signal_conversation'; conversationId: string; signal: 'end'; payload: { reason: string } };
 
 /** The row's subject: the run, flow run or flow the call is about. */
 function subjectOf(call: OutboxCall): string {
   if (call.kind === 'announce_run') return call.run.id;
   if (call.kind === 'sync_flow_schedule') return call.flowId;
   if (call.kind === 'start_eval') return call.evalRunId;
+  if ('conversationId' in call) return call.conversationId;
   if ('flowRunId' in call) return call.flowRunId;
   return call.runId;
 }

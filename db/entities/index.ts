@@ -2,6 +2,8 @@ import { AgentSchema, AgentVersionSchema } from './Agent';
 import { AppDomainSchema, AppSchema } from './App';
 import { AppRunTokenSchema } from './AppRunToken';
 import { ApiKeySchema } from './ApiKey';
+import { ConversationSchema } from './Conversation';
+import { ConversationMessageSchema } from './ConversationMessage';
 import { EvalSchema } from './Eval';
 import { EvalResultSchema, EvalRunSchema } from './EvalRun';
 import { FeedbackSchema } from './Feedback';
@@ -37,6 +39,8 @@ export * from './Agent';
 export * from './App';
 export * from './AppRunToken';
 export * from './ApiKey';
+export * from './Conversation';
+export * from './ConversationMessage';
 export * from './Eval';
 export * from './EvalRun';
 export * from './Feedback';
@@ -113,4 +117,6 @@ export const entities = [
   WhatsAppAccountSchema,
   WhatsAppConversationSchema,
   WhatsAppReplySchema,
+  ConversationSchema,
+  ConversationMessageSchema,
 ];

@@ -12,6 +12,8 @@ import { syncFlowSchedule } from '../flows/schedule';
 import { ensureFlowWorkflow } from '../flows/workflowStarter';
 import { announceRun } from '../webhooks/dispatch';
 import { saveRunOutputs } from '../outputs/runOutputs';
+import { ensureConversationWorkflow } from '../conversations/workflowStarter';
+import { conversationWorkflowId, endSignal, inboundSignal } from '../../workflows/conversationMessages';
 
 /**
  * The transactional outbox (docs/architecture.md). A change that owes Temporal a call (start a run's
@@ -201,6 +203,16 @@ async function perform(deps: RelayDeps, em: EntityManager, call: OutboxCall): Pr
     case 'sync_flow_schedule':
       await syncFlowSchedule(em.fork(), client, call.taskQueue, call.flowId);
       return;
+    case 'start_conversation':
+      await ensureConversationWorkflow(client, call);
+      return;
+    case 'signal_conversation': {
+      const handle = client.workflow.getHandle(conversationWorkflowId(call.conversationId));
+      await whileOpen(() =>
+        call.signal === 'inbound' ? handle.signal(inboundSignal, call.payload) : handle.signal(endSignal, call.payload),
+      );
+      return;
+    }
   }
 }
 

@@ -16,6 +16,7 @@ const WORKFLOW_VOCABULARY = new Set([
   'workflows/activityTypes.ts',
   'workflows/failures.ts',
   'workflows/flowMessages.ts',
+  'workflows/conversationMessages.ts',
 ]);
 
 /** The only packages workflow code may import: the sandbox replaces everything else. */

@@ -101,6 +101,11 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('evals.run', (s) => s.evals.run(ID, { version: 2 }), S.EVAL_RUN_FIELDS),
   call('evals.runs', (s) => s.evals.runs(ID, { limit: 5 }).toArray(), S.EVAL_RUN_FIELDS, paged('evalRuns')),
   call('evals.getRun', (s) => s.evals.getRun(ID), S.EVAL_RUN_FIELDS),
+  call('tutor.start', (s) => s.tutor.start({ agentId: ID, topic: 't' }), S.TUTOR_SESSION_FIELDS),
+  call('tutor.send', (s) => s.tutor.send(ID, 'hi'), S.TUTOR_REPLY_FIELDS),
+  call('tutor.end', (s) => s.tutor.end(ID), S.TUTOR_SESSION_FIELDS),
+  call('tutor.get', (s) => s.tutor.get(ID), S.TUTOR_SESSION_FIELDS),
+  call('tutor.list', (s) => s.tutor.list({ limit: 5 }).toArray(), S.TUTOR_SESSION_FIELDS, paged('sessions')),
 
   call('proposals.create', (s) => s.proposals.create(ID, { fromFeedback: true }), S.PROPOSAL_FIELDS),
   call(
@@ -315,6 +320,7 @@ export const NESTED: Array<[string, string[], Readonly<Record<string, Field>>]> 
   ['GET /v1/data-sources/{id}/objects/{name}', ['columns', '[]'], S.SOURCE_COLUMN_FIELDS],
   ['GET /v1/evals/{id}', ['cases', '[]'], S.EVAL_CASE_FIELDS],
   ['GET /v1/eval-runs/{id}', ['results', '[]'], S.EVAL_RESULT_FIELDS],
+  ['GET /v1/tutor/sessions/{id}', ['messages', '[]'], S.CONVERSATION_MESSAGE_FIELDS],
   ['GET /v1/proposals/{id}', ['changes'], S.PROPOSAL_CHANGES_FIELDS],
   ['GET /v1/webhooks/{id}/deliveries', ['deliveries', '[]', 'attempts', '[]'], S.WEBHOOK_ATTEMPT_FIELDS],
   ['GET /v1/output-connections/{id}/deliveries', ['deliveries', '[]', 'attempts', '[]'], S.OUTPUT_ATTEMPT_FIELDS],

@@ -127,6 +127,7 @@ describe('client vs. the served OpenAPI document', () => {
       'runs',
       'savedTables',
       'search',
+      'tutor',
       'usage',
       'webhooks',
     ]);
