@@ -57,6 +57,7 @@ import { sourceDeps } from './routes/dataSources/deps';
 import { tutorRoutes } from './routes/tutor/sessions';
 import { savedTableRoutes } from './routes/savedTables/savedTables';
 import { whatsappAccountRoutes } from './routes/whatsapp/accounts';
+import { whatsappConversationRoutes } from './routes/whatsapp/conversations';
 import { whatsappDeps } from './routes/whatsapp/deps';
 import { whatsappHookRoutes } from './routes/whatsapp/hooks';
 
@@ -122,9 +123,10 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
     ...flowRoutes({ config: deps.config, temporal: deps.temporal }),
     ...flowRunRoutes({ config: deps.config, temporal: deps.temporal }),
     ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, rateLimits: deps.rateLimits }),
-    ...whatsappAccountRoutes(whatsappDeps(deps.config)),
-    ...whatsappHookRoutes({ ...whatsappDeps(deps.config), config: deps.config }),
     ...tutorRoutes({ config: deps.config, temporal: deps.temporal }),
+    ...whatsappAccountRoutes({ ...whatsappDeps(deps.config), config: deps.config, temporal: deps.temporal }),
+    ...whatsappConversationRoutes(),
+    ...whatsappHookRoutes({ ...whatsappDeps(deps.config), config: deps.config, temporal: deps.temporal }),
   );
   return routes;
 }

@@ -11,7 +11,7 @@ export interface InboundText {
 
 // Only what is read is checked; the Cloud API adds fields over time and they are ignored.
 const textMessage = z.object({
-  id: z.string().min(1).max(255),
+  id: z.string().regex(/^[\x21-\x7e]{1,255}$/),
   from: z.string().regex(/^[0-9]{1,32}$/),
   type: z.literal('text'),
   text: z.object({ body: z.string().min(1).max(65_536) }),
@@ -46,7 +46,9 @@ export function textMessages(body: unknown, phoneNumberId: string): InboundText[
       if (number !== undefined && number !== phoneNumberId) continue;
       for (const m of c.data.value.messages ?? []) {
         const msg = textMessage.safeParse(m);
-        if (msg.success) out.push({ id: msg.data.id, from: msg.data.from, text: msg.data.text.body });
+        // PostgreSQL text cannot hold U+0000; nothing a person typed needs it
+        if (msg.success)
+          out.push({ id: msg.data.id, from: msg.data.from, text: msg.data.text.body.replace(/\u0000/g, '') });
       }
     }
   }

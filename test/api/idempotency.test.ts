@@ -36,6 +36,8 @@ describe('Idempotency-Key on every POST', () => {
         'runner:run',
         'flows:read',
         'flows:manage',
+        'whatsapp:read',
+        'whatsapp:manage',
       ]),
     );
   });
@@ -445,6 +447,15 @@ describe('Idempotency-Key on every POST', () => {
     ).json();
     expect((await twice('POST /v1/flow-runs/:id/cancel', `/v1/flow-runs/${second.id}/cancel`)).status).toBe(202);
     covered.add('POST /hooks/flows/:token'); // public, token-bound: no workspace to keep a key in, as sign-up
+  });
+
+  it('WhatsApp: an account is connected once; the webhook dedupes on the message id itself', async () => {
+    const agent = await createAgent(h, auth, {});
+    const body = { phoneNumberId: '15550001', accessToken: 't', appSecret: 'a', verifyToken: 'v', agentId: agent.id };
+    const made = await twice('POST /v1/whatsapp/accounts', '/v1/whatsapp/accounts', body);
+    expect(made.status).toBe(201);
+    expect(await list('/v1/whatsapp/accounts', 'accounts')).toHaveLength(1);
+    covered.add('POST /hooks/whatsapp/:accountId'); // public, signed: no workspace to keep a key in; message ids dedupe
   });
 
   it('covers every POST route of the service (a new POST route needs a case here)', () => {

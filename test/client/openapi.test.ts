@@ -130,6 +130,7 @@ describe('client vs. the served OpenAPI document', () => {
       'tutor',
       'usage',
       'webhooks',
+      'whatsapp',
     ]);
     const methods = resources.flatMap(([name, resource]) =>
       Object.getOwnPropertyNames(Object.getPrototypeOf(resource))

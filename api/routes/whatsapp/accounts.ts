@@ -7,6 +7,9 @@ import {
   updateAccount,
   type WhatsAppAccountDeps,
 } from '../../../domain/whatsapp/accounts';
+import { endAccountConversations } from '../../../domain/whatsapp/conversations';
+import type { Config } from '../../../platform/config';
+import type { Temporal } from '../../../platform/temporal';
 import { idParams } from '../../schemas/common';
 import { accountListOut, accountOut, createAccountBody, updateAccountBody } from '../../schemas/whatsapp';
 import { defineRoute, type RouteDef } from '../route';
@@ -14,7 +17,7 @@ import { defineRoute, type RouteDef } from '../route';
 type IdParams = z.infer<typeof idParams>;
 
 /** WhatsApp accounts: Cloud API phone numbers answered by an agent (docs/api/whatsapp.md). */
-export function whatsappAccountRoutes(deps: WhatsAppAccountDeps): RouteDef[] {
+export function whatsappAccountRoutes(deps: WhatsAppAccountDeps & { config: Config; temporal: Temporal }): RouteDef[] {
   return [
     defineRoute<z.infer<typeof createAccountBody>>({
       method: 'POST',
@@ -69,7 +72,13 @@ export function whatsappAccountRoutes(deps: WhatsAppAccountDeps): RouteDef[] {
       params: idParams,
       responses: { 204: { description: 'Removed' } },
       async handler(ctx, { params }) {
-        await removeAccount(ctx.state.em, ctx.state.identity!.workspaceId, params.id);
+        const { workspaceId } = ctx.state.identity!;
+        await removeAccount(ctx.state.em, workspaceId, params.id);
+        await endAccountConversations(
+          { em: ctx.state.em, temporal: deps.temporal, config: deps.config },
+          workspaceId,
+          params.id,
+        );
         ctx.status = 204;
       },
     }),

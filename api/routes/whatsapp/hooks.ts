@@ -2,8 +2,11 @@ import type { z } from 'zod';
 import { errors } from '../../../domain/errors';
 import type { WhatsAppAccountDeps } from '../../../domain/whatsapp/accounts';
 import { authenticatePost, verifySubscription } from '../../../domain/whatsapp/hooks';
+import { receiveMessages } from '../../../domain/whatsapp/inbound';
+import { textMessages } from '../../../domain/whatsapp/payload';
 import { SIGNATURE_HEADER } from '../../../domain/whatsapp/signature';
 import type { Config } from '../../../platform/config';
+import type { Temporal } from '../../../platform/temporal';
 import { dropProtoKeys, readBytes } from '../../middleware/jsonBody';
 import { hookAckOut, hookParams, hubQuery } from '../../schemas/whatsapp';
 import { defineRoute, type RouteDef } from '../route';
@@ -14,7 +17,7 @@ type HookParams = z.infer<typeof hookParams>;
  * The Cloud API's webhook of one account (docs/api/whatsapp.md#webhook): no credential, the verify token (GET)
  * and the app secret's signature over the raw body (POST) are the proof.
  */
-export function whatsappHookRoutes(deps: WhatsAppAccountDeps & { config: Config }): RouteDef[] {
+export function whatsappHookRoutes(deps: WhatsAppAccountDeps & { config: Config; temporal: Temporal }): RouteDef[] {
   return [
     defineRoute<undefined, z.infer<typeof hubQuery>, HookParams>({
       method: 'GET',
@@ -51,7 +54,10 @@ export function whatsappHookRoutes(deps: WhatsAppAccountDeps & { config: Config 
         description: 'The Cloud API notification, signed over these exact bytes',
       },
       responses: {
-        200: { description: 'Received; replies follow through the Graph API', schema: hookAckOut },
+        200: {
+          description: 'Received: `received` new text messages; replies follow through the Graph API',
+          schema: hookAckOut,
+        },
         403: { description: '`forbidden`: `X-Hub-Signature-256` is missing or wrong' },
       },
       async handler(ctx, { params }) {
@@ -59,15 +65,26 @@ export function whatsappHookRoutes(deps: WhatsAppAccountDeps & { config: Config 
         if (!ctx.is('application/json', '+json')) throw errors.unsupportedMediaType('application/json');
         if (Number(ctx.get('Content-Length') || 0) > max) throw errors.payloadTooLarge(max);
         const raw = await readBytes(ctx.req, max);
-        await authenticatePost(ctx.state.em, deps.box, params.accountId, raw, ctx.get(SIGNATURE_HEADER) || undefined);
+        const account = await authenticatePost(
+          ctx.state.em,
+          deps.box,
+          params.accountId,
+          raw,
+          ctx.get(SIGNATURE_HEADER) || undefined,
+        );
         let body: unknown;
         try {
           body = JSON.parse(raw.toString('utf8'), dropProtoKeys);
         } catch {
           throw errors.invalidJson();
         }
-        void body;
-        ctx.body = { received: 0 };
+        const messages = textMessages(body, account.phoneNumberId);
+        const received = await receiveMessages(
+          { em: ctx.state.em, temporal: deps.temporal, config: deps.config },
+          account,
+          messages,
+        );
+        ctx.body = { received };
       },
     }),
   ];
