@@ -64,6 +64,10 @@ import { phoneCalendarRoutes } from './routes/phone/calendar';
 import { phoneHookRoutes } from './routes/phone/hooks';
 import { createSecretBox } from '../platform/secrets';
 import { conversationEngine } from '../domain/phone/conversationEngine';
+import { whatsappAccountRoutes } from './routes/whatsapp/accounts';
+import { whatsappConversationRoutes } from './routes/whatsapp/conversations';
+import { whatsappDeps } from './routes/whatsapp/deps';
+import { whatsappHookRoutes } from './routes/whatsapp/hooks';
 
 export interface AppDeps {
   config: Config;
@@ -137,6 +141,9 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
     }),
     ...tutorRoutes({ config: deps.config, temporal: deps.temporal }),
     ...copilotRoutes({ config: deps.config, temporal: deps.temporal, agents: { models, tools }, sources }),
+    ...whatsappAccountRoutes({ ...whatsappDeps(deps.config), config: deps.config, temporal: deps.temporal }),
+    ...whatsappConversationRoutes(),
+    ...whatsappHookRoutes({ ...whatsappDeps(deps.config), config: deps.config, temporal: deps.temporal }),
   );
   return routes;
 }

@@ -100,6 +100,14 @@ const envSchema = z.object({
     .string()
     .refine((v) => URL.canParse(v), 'must be a URL such as https://api.twilio.com')
     .default('https://api.twilio.com'),
+  SVC_WHATSAPP_API_URL: z
+    .string()
+    .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as https://graph.facebook.com')
+    .optional(),
+  SVC_WHATSAPP_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/, 'must be a Graph API version such as v21.0')
+    .default('v21.0'),
   SVC_CONVERSATION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SVC_CONVERSATION_TURNS_PER_RUN: intFrom(100),
   SVC_CONVERSATION_TURN_SECONDS: intFrom(60),
@@ -195,6 +203,8 @@ export interface Config {
   secretsKey?: Buffer;
   /** The phone provider's REST base URL, Twilio's or a compatible one (docs/api/phone.md). */
   twilioApiUrl: string;
+  /** The WhatsApp Cloud API (Graph API) that replies go to (docs/api/whatsapp.md); tests point it at a fake. */
+  whatsapp: { apiUrl: string; apiVersion: string };
   /** Conversations (docs/api/conversations.md). */
   conversations: {
     /** A conversation without a message for this long ends (`SVC_CONVERSATION_IDLE_MINUTES`, fractions allowed). */
@@ -267,6 +277,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     temporalUiUrl: e.SVC_TEMPORAL_UI_URL?.replace(/\/+$/, '') || undefined,
     secretsKey: e.SVC_SECRETS_KEY ? parseSecretsKey(e.SVC_SECRETS_KEY) : undefined,
     twilioApiUrl: e.SVC_TWILIO_API_URL.replace(/\/+$/, ''),
+    whatsapp: {
+      apiUrl: e.SVC_WHATSAPP_API_URL?.replace(/\/+$/, '') || 'https://graph.facebook.com',
+      apiVersion: e.SVC_WHATSAPP_API_VERSION,
+    },
     conversations: {
       idleMinutes: e.SVC_CONVERSATION_IDLE_MINUTES,
       turnsPerRun: e.SVC_CONVERSATION_TURNS_PER_RUN,

@@ -6,6 +6,11 @@ import { errors, type ValidationIssue } from '../../domain/errors';
 
 /** The request's bytes, decoded per Content-Encoding, refused as soon as they pass `maxBytes`. */
 export async function readText(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return (await readBytes(req, maxBytes)).toString('utf8');
+}
+
+/** As {@link readText}, the exact bytes (a signature is over the bytes, not their decoding). */
+export async function readBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
   const decoders: Record<string, () => NodeJS.ReadWriteStream> = {
     gzip: createGunzip,
@@ -27,7 +32,7 @@ export async function readText(req: IncomingMessage, maxBytes: number): Promise<
     if (err instanceof Error && 'code' in err && String(err.code).startsWith('Z_')) throw errors.invalidJson();
     throw err;
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 // JSON.parse makes `"__proto__"` an own property, harmless until some code copies it with assignment

@@ -21,6 +21,7 @@ import { Proposals } from './resources/proposals.js';
 import { Runs } from './resources/runs.js';
 import { Search } from './resources/search.js';
 import { UsageResource } from './resources/usage.js';
+import { WhatsApp } from './resources/whatsapp.js';
 import { Webhooks } from './resources/webhooks.js';
 import { DataSources } from './resources/data-sources.js';
 import { SavedTables } from './resources/saved-tables.js';
@@ -67,6 +68,8 @@ export class Svc {
   readonly proposals: Proposals;
   /** Projects that group agents, and their members. */
   readonly projects: Projects;
+  /** WhatsApp accounts answered by agents, and their conversations. */
+  readonly whatsapp: WhatsApp;
   /** Flows: triggers and steps that run in order. */
   readonly flows: Flows;
   /** Runs of flows: read, approve, cancel. */
@@ -133,6 +136,7 @@ export class Svc {
     this.copilot = new Copilot(this.http);
     this.proposals = new Proposals(this.http);
     this.projects = new Projects(this.http);
+    this.whatsapp = new WhatsApp(this.http);
     this.flows = new Flows(this.http);
     this.flowRuns = new FlowRuns(this.http);
     this.priceLists = new PriceLists(this.http);

@@ -68,6 +68,12 @@ import type {
 } from './conversation-types.js';
 import type { Eval, EvalCase, EvalResult, EvalRun, Proposal, ProposalChanges } from './eval-types.js';
 import type { Flow, FlowRun, FlowTemplate } from './flow-types.js';
+import type {
+  WhatsAppAccount,
+  WhatsAppConversation,
+  WhatsAppConversationDetail,
+  WhatsAppMessage,
+} from './whatsapp-types.js';
 
 /** `required` or `optional`, as `T` declares key `K`. */
 type Presence<T, K extends keyof T> = {} extends Pick<T, K> ? 'optional' : 'required';
@@ -543,3 +549,35 @@ export const DATA_SOURCE_COPILOT_FIELDS = {
   read: N,
   result: N,
 } as const satisfies Fields<DataSourceCopilotReply>;
+
+export const WHATSAPP_ACCOUNT_FIELDS = {
+  id: R,
+  phoneNumberId: R,
+  agentId: R,
+  webhookUrl: R,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<WhatsAppAccount>;
+export const WHATSAPP_CONVERSATION_FIELDS = {
+  id: R,
+  accountId: R,
+  agentId: R,
+  waId: R,
+  status: R,
+  endedReason: N,
+  createdAt: R,
+  updatedAt: R,
+  endedAt: N,
+} as const satisfies Fields<WhatsAppConversation>;
+export const WHATSAPP_CONVERSATION_DETAIL_FIELDS = {
+  ...WHATSAPP_CONVERSATION_FIELDS,
+  messages: R,
+} as const satisfies Fields<WhatsAppConversationDetail>;
+export const WHATSAPP_MESSAGE_FIELDS = {
+  seq: R,
+  role: R,
+  text: R,
+  messageId: N,
+  runId: N,
+  createdAt: R,
+} as const satisfies Fields<WhatsAppMessage>;

@@ -34,6 +34,9 @@ import { SessionSchema } from './Session';
 import { UserSchema } from './User';
 import { WebhookDeliverySchema, WebhookEventRecordSchema, WebhookSubscriptionSchema } from './Webhook';
 import { WorkspaceSchema } from './Workspace';
+import { WhatsAppAccountSchema } from './WhatsAppAccount';
+import { WhatsAppConversationSchema } from './WhatsAppConversation';
+import { WhatsAppReplySchema } from './WhatsAppReply';
 
 export * from './Agent';
 export * from './App';
@@ -58,6 +61,9 @@ export * from './RunStep';
 export * from './RunMessage';
 export * from './RunShare';
 export * from './BaseEntity';
+export * from './WhatsAppAccount';
+export * from './WhatsAppConversation';
+export * from './WhatsAppReply';
 export * from './LedgerEntry';
 export * from './Membership';
 export * from './OutboxEntry';
@@ -118,6 +124,9 @@ export const entities = [
   PhoneCallSchema,
   PhoneCalendarSchema,
   PhoneBookingSchema,
+  WhatsAppAccountSchema,
+  WhatsAppConversationSchema,
+  WhatsAppReplySchema,
   ConversationSchema,
   ConversationMessageSchema,
 ];

@@ -24,6 +24,7 @@ import { Migration20261123184000 } from './Migration20261123184000';
 import { Migration20261123190000 } from './Migration20261123190000';
 import { Migration20261124100000 } from './Migration20261124100000';
 import { Migration20261124120000 } from './Migration20261124120000';
+import { Migration20261124130000 } from './Migration20261124130000';
 
 /**
  * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
@@ -56,4 +57,5 @@ export const migrationsList = [
   { name: 'Migration20261123190000', class: Migration20261123190000 },
   { name: 'Migration20261124100000', class: Migration20261124100000 },
   { name: 'Migration20261124120000', class: Migration20261124120000 },
+  { name: 'Migration20261124130000', class: Migration20261124130000 },
 ];

@@ -1,5 +1,6 @@
 import type { Orm } from '../../db/orm';
 import type { Config } from '../../platform/config';
+import { createWhatsAppAdapter } from '../whatsapp/adapter';
 import type { Channel, ChannelAdapter } from './channels';
 
 /** What adapters are built from (the worker's dependencies). */
@@ -13,8 +14,7 @@ export interface ChannelAdapterDeps {
  * an adapter is synchronous: its reply goes back in the response to the inbound request.
  */
 export function createChannelAdapters(deps: ChannelAdapterDeps): ChannelAdapter[] {
-  void deps;
-  return [];
+  return [createWhatsAppAdapter(deps)];
 }
 
 /** The adapter of a channel, if it has one. */

@@ -38,6 +38,8 @@ describe('Idempotency-Key on every POST', () => {
         'flows:manage',
         'phone:read',
         'phone:manage',
+        'whatsapp:read',
+        'whatsapp:manage',
       ]),
     );
   });
@@ -507,6 +509,15 @@ describe('Idempotency-Key on every POST', () => {
     expect(placed.status).toBe(201);
     expect(await list(`/v1/phone/calls?numberId=${number.id}`, 'calls')).toHaveLength(1);
     covered.add('POST /hooks/phone/:numberId'); // public, signed by the provider: deduplicated by its message ids
+  });
+
+  it('WhatsApp: an account is connected once; the webhook dedupes on the message id itself', async () => {
+    const agent = await createAgent(h, auth, {});
+    const body = { phoneNumberId: '15550001', accessToken: 't', appSecret: 'a', verifyToken: 'v', agentId: agent.id };
+    const made = await twice('POST /v1/whatsapp/accounts', '/v1/whatsapp/accounts', body);
+    expect(made.status).toBe(201);
+    expect(await list('/v1/whatsapp/accounts', 'accounts')).toHaveLength(1);
+    covered.add('POST /hooks/whatsapp/:accountId'); // public, signed: no workspace to keep a key in; message ids dedupe
   });
 
   it('covers every POST route of the service (a new POST route needs a case here)', () => {

@@ -36,14 +36,17 @@ describe('route declarations', () => {
       if (route.access.auth === 'public') {
         // the public faces outside the credentialed API (/shared/*: shared run dashboards) take no credential
         if (route.path.startsWith('/shared/')) continue;
-        // and the token-authenticated flow webhook (docs/api/flows.md#webhook), the signed phone callbacks
-        // (docs/api/phone.md#callbacks)
+        // the token-authenticated flow webhook (docs/api/flows.md#webhook), the signed phone callbacks
+        // (docs/api/phone.md#callbacks) and the WhatsApp webhook, checked by its verify token and signature
+        // (docs/api/whatsapp.md#webhook)
         expect([
           'GET /healthz',
           'GET /readyz',
           'GET /v1/openapi.json',
           'POST /hooks/flows/:token',
           'POST /hooks/phone/:numberId',
+          'GET /hooks/whatsapp/:accountId',
+          'POST /hooks/whatsapp/:accountId',
         ]).toContain(name);
         continue;
       }

@@ -125,6 +125,33 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('projects.get', (s) => s.projects.get(ID), S.PROJECT_FIELDS),
   call('projects.update', (s) => s.projects.update(ID, { description: null }), S.PROJECT_FIELDS),
   call('projects.delete', (s) => s.projects.delete(ID), null),
+  call(
+    'whatsapp.createAccount',
+    (s) =>
+      s.whatsapp.createAccount({
+        phoneNumberId: '1',
+        accessToken: 't',
+        appSecret: 'a',
+        verifyToken: 'v',
+        agentId: ID2,
+      }),
+    S.WHATSAPP_ACCOUNT_FIELDS,
+  ),
+  call(
+    'whatsapp.accounts',
+    (s) => s.whatsapp.accounts({ limit: 5 }).toArray(),
+    S.WHATSAPP_ACCOUNT_FIELDS,
+    paged('accounts'),
+  ),
+  call('whatsapp.updateAccount', (s) => s.whatsapp.updateAccount(ID, { agentId: ID2 }), S.WHATSAPP_ACCOUNT_FIELDS),
+  call('whatsapp.deleteAccount', (s) => s.whatsapp.deleteAccount(ID), null),
+  call(
+    'whatsapp.conversations',
+    (s) => s.whatsapp.conversations({ accountId: ID, limit: 5 }).toArray(),
+    S.WHATSAPP_CONVERSATION_FIELDS,
+    paged('conversations'),
+  ),
+  call('whatsapp.conversation', (s) => s.whatsapp.conversation(ID), S.WHATSAPP_CONVERSATION_DETAIL_FIELDS),
   call('projects.members', (s) => s.projects.members(ID).toArray(), S.PROJECT_MEMBER_FIELDS, paged('members')),
   call('projects.setMember', (s) => s.projects.setMember(ID, ID2, { role: 'editor' }), S.PROJECT_MEMBER_FIELDS),
   call('projects.removeMember', (s) => s.projects.removeMember(ID, ID2), null),
@@ -330,6 +357,7 @@ export const INTERNAL_METHODS = ['runs.waitOnStream', 'runs.waitByPolling'];
  */
 export const NESTED: Array<[string, string[], Readonly<Record<string, Field>>]> = [
   ['GET /v1/runs/{id}', ['usage'], S.RUN_USAGE_FIELDS],
+  ['GET /v1/whatsapp/conversations/{id}', ['messages', '[]'], S.WHATSAPP_MESSAGE_FIELDS],
   ['GET /v1/runs/{id}', ['error'], S.RUN_ERROR_FIELDS],
   ['GET /v1/agents/{id}', ['settings'], S.AGENT_SETTINGS_FIELDS],
   ['GET /v1/phone/calls/{id}', ['transcript', '[]'], S.PHONE_TRANSCRIPT_FIELDS],

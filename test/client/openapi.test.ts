@@ -132,6 +132,7 @@ describe('client vs. the served OpenAPI document', () => {
       'tutor',
       'usage',
       'webhooks',
+      'whatsapp',
     ]);
     const methods = resources.flatMap(([name, resource]) =>
       Object.getOwnPropertyNames(Object.getPrototypeOf(resource))
