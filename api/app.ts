@@ -35,6 +35,10 @@ import { priceListRoutes } from './routes/pricing/priceLists';
 import { pricingRuleRoutes } from './routes/pricing/rules';
 import { projectMemberRoutes } from './routes/projects/members';
 import { projectRoutes } from './routes/projects/projects';
+import { financeImportRoutes } from './routes/finance/imports';
+import { financeReportRoutes } from './routes/finance/reports';
+import { financeRuleRoutes } from './routes/finance/rules';
+import { financeTransactionRoutes } from './routes/finance/transactions';
 import { runActionRoutes } from './routes/runActions';
 import { runEventRoutes } from './routes/runEvents';
 import { runRoutes } from './routes/runs';
@@ -118,6 +122,10 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
     ...flowRoutes({ config: deps.config, temporal: deps.temporal }),
     ...flowRunRoutes({ config: deps.config, temporal: deps.temporal }),
     ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, rateLimits: deps.rateLimits }),
+    ...financeImportRoutes({ config: deps.config, storage }),
+    ...financeTransactionRoutes(),
+    ...financeRuleRoutes(),
+    ...financeReportRoutes(),
   );
   return routes;
 }

@@ -60,6 +60,7 @@ const envSchema = z.object({
   SVC_UNVERIFIED_RUN_LIMIT: z.coerce.number().int().nonnegative().default(3),
   SVC_MAX_JSON_BYTES: intFrom(1024 * 1024),
   SVC_MAX_UPLOAD_BYTES: intFrom(25 * 1024 * 1024),
+  SVC_MAX_IMPORT_BYTES: intFrom(25 * 1024 * 1024),
   SVC_MAX_STREAMS: intFrom(20),
   SVC_MAX_KNOWLEDGE_CHARS: intFrom(5 * 1024 * 1024),
   SVC_STORAGE_URL: z
@@ -131,6 +132,8 @@ export interface Config {
   unverifiedRunLimit: number;
   maxJsonBytes: number;
   maxUploadBytes: number;
+  /** The largest bank export a finance import reads (docs/api/finance.md). */
+  maxImportBytes: number;
   /** Characters of text one knowledge document may hold (docs/api/knowledge.md). */
   maxKnowledgeChars: number;
   /** Open event streams per workspace in one API process (docs/api/limits.md). */
@@ -219,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     unverifiedRunLimit: e.SVC_UNVERIFIED_RUN_LIMIT,
     maxJsonBytes: e.SVC_MAX_JSON_BYTES,
     maxUploadBytes: e.SVC_MAX_UPLOAD_BYTES,
+    maxImportBytes: e.SVC_MAX_IMPORT_BYTES,
     maxKnowledgeChars: e.SVC_MAX_KNOWLEDGE_CHARS,
     maxStreams: e.SVC_MAX_STREAMS,
     storageUrl: e.SVC_STORAGE_URL || pathToFileURL(path.resolve(process.cwd(), '.data/storage')).href,

@@ -29,6 +29,11 @@ import { SessionSchema } from './Session';
 import { UserSchema } from './User';
 import { WebhookDeliverySchema, WebhookEventRecordSchema, WebhookSubscriptionSchema } from './Webhook';
 import { WorkspaceSchema } from './Workspace';
+import { FinanceCategorySchema } from './FinanceCategory';
+import { FinanceImportSchema } from './FinanceImport';
+import { FinanceRuleSchema } from './FinanceRule';
+import { FinanceRunSchema } from './FinanceRun';
+import { FinanceTransactionSchema } from './FinanceTransaction';
 
 export * from './Agent';
 export * from './App';
@@ -104,4 +109,9 @@ export const entities = [
   AppSchema,
   AppDomainSchema,
   AppRunTokenSchema,
+  FinanceCategorySchema,
+  FinanceImportSchema,
+  FinanceRuleSchema,
+  FinanceTransactionSchema,
+  FinanceRunSchema,
 ];

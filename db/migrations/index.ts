@@ -22,6 +22,7 @@ import { Migration20261123183000 } from './Migration20261123183000';
 import { Migration20261123183100 } from './Migration20261123183100';
 import { Migration20261123184000 } from './Migration20261123184000';
 import { Migration20261123190000 } from './Migration20261123190000';
+import { Migration20261124110000 } from './Migration20261124110000';
 
 /**
  * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
@@ -52,4 +53,5 @@ export const migrationsList = [
   { name: 'Migration20261123183100', class: Migration20261123183100 },
   { name: 'Migration20261123184000', class: Migration20261123184000 },
   { name: 'Migration20261123190000', class: Migration20261123190000 },
+  { name: 'Migration20261124110000', class: Migration20261124110000 },
 ];
