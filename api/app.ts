@@ -38,6 +38,7 @@ import { projectRoutes } from './routes/projects/projects';
 import { financeImportRoutes } from './routes/finance/imports';
 import { financeReportRoutes } from './routes/finance/reports';
 import { financeRuleRoutes } from './routes/finance/rules';
+import { financeRunRoutes } from './routes/finance/runs';
 import { financeTransactionRoutes } from './routes/finance/transactions';
 import { runActionRoutes } from './routes/runActions';
 import { runEventRoutes } from './routes/runEvents';
@@ -126,6 +127,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
     ...financeTransactionRoutes(),
     ...financeRuleRoutes(),
     ...financeReportRoutes(),
+    ...financeRunRoutes({ config: deps.config, temporal: deps.temporal, models, tools }),
   );
   return routes;
 }

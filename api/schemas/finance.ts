@@ -158,3 +158,11 @@ export const summaryOut = z.object({
 });
 
 export const exportQuery = z.object({ ...range, format: z.enum(['csv', 'xlsx']).default('csv') });
+
+export const reconciliationBody = z.strictObject({
+  from: day,
+  to: day,
+  fileIds: z.array(uuid).min(1).max(50).describe('Invoices and receipts in the file library: PDF, CSV or XLSX'),
+});
+
+export const reportBody = z.strictObject({ from: day, to: day, kind: z.enum(['monthly', 'cashflow']) });

@@ -41,6 +41,15 @@ export const PRESETS: Preset[] = [
     tools: ['ask_user'],
     settings: { ...base, approval: 'before_output', review: true },
   },
+  {
+    id: 'finance-agent',
+    name: 'Finance agent',
+    description: 'Runs reconciliations and reports started by the finance routes; applying matches waits for approval.',
+    modelId: 'builtin/scripted',
+    instructions: null,
+    tools: ['finance_reconcile', 'finance_apply_matches', 'finance_report'],
+    settings: { ...base, approval: 'before_tools', approvalTools: ['finance_apply_matches'], maxSteps: 10 },
+  },
 ];
 
 export const DEFAULT_PRESET = 'general-assistant';

@@ -4,6 +4,8 @@ import type { Orm } from '../../db/orm';
 import { KNOWLEDGE_SEARCH, KNOWLEDGE_SEARCH_SPEC, runKnowledgeSearch } from './knowledgeSearch';
 import type { Resolver } from '../../platform/net/publicAddress';
 import { runSavedTableRows, SAVED_TABLE_ROWS, SAVED_TABLE_ROWS_SPEC } from './savedTableRows';
+import { FINANCE_TOOL_SPECS, FINANCE_TOOLS, runFinanceTool } from './finance';
+import type { Storage } from '../../platform/storage/storage';
 
 /** The built-in tool catalogue (`GET /v1/tools`, docs/api/agents.md). */
 export { ASK_USER };
@@ -30,6 +32,7 @@ export const TOOL_SPECS: ToolSpec[] = [
   },
   KNOWLEDGE_SEARCH_SPEC,
   SAVED_TABLE_ROWS_SPEC,
+  ...FINANCE_TOOL_SPECS,
 ];
 
 export interface ToolRegistry {
@@ -53,6 +56,8 @@ export function createToolRegistry(opts: {
   resolver?: Resolver;
   timeoutMs?: number;
   orm?: Orm;
+  /** The file library's storage, for the finance tools (the worker passes it). */
+  storage?: Storage;
 }): ToolRegistry {
   const byName = new Map(TOOL_SPECS.map((t) => [t.name, t]));
   return {
@@ -66,6 +71,10 @@ export function createToolRegistry(opts: {
       if (call.name === SAVED_TABLE_ROWS) {
         if (!opts.orm || !context) throw new Error('saved_table_rows is not available here');
         return runSavedTableRows(opts.orm, context.runId, call.args);
+      }
+      if (FINANCE_TOOLS.includes(call.name)) {
+        if (!opts.orm || !opts.storage || !context) throw new Error(`${call.name} is not available here`);
+        return runFinanceTool(opts.orm, opts.storage, call.name, context.runId, call.args);
       }
       if (call.name !== 'http_request') throw new Error(`unknown tool ${call.name}`);
       const args = call.args as { url?: unknown; method?: unknown; headers?: unknown; body?: unknown };

@@ -389,6 +389,16 @@ describe('Idempotency-Key on every POST', () => {
     expect(await all('/v1/finance/rules', 'rules')).toHaveLength(1);
     const applied = await again('POST /v1/finance/rules/apply', '/v1/finance/rules/apply', {});
     expect(applied).toEqual({ status: 200, body: { examined: 1, updated: 1 } });
+    const range = { from: '2026-10-01', to: '2026-10-31' };
+    const report = await again('POST /v1/finance/reports', '/v1/finance/reports', { ...range, kind: 'monthly' });
+    expect(report.status).toBe(201);
+    const reconciliation = await again('POST /v1/finance/reconciliations', '/v1/finance/reconciliations', {
+      ...range,
+      fileIds: [imported.body.fileId],
+    });
+    expect(reconciliation.status).toBe(201);
+    const runs = await h.request('/v1/runs?limit=100', { headers: auth });
+    expect(((await runs.json()) as { runs: unknown[] }).runs).toHaveLength(2);
   });
 
   it('data sources and saved tables: one effect, the same answer twice', async () => {

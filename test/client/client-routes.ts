@@ -143,6 +143,16 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('finance.deleteRule', (s) => s.finance.deleteRule(ID), null),
   call('finance.applyRules', (s) => s.finance.applyRules(), S.FINANCE_APPLY_FIELDS),
   call('finance.summary', (s) => s.finance.summary({ groupBy: 'month' }), S.FINANCE_SUMMARY_FIELDS),
+  call(
+    'finance.reconcile',
+    (s) => s.finance.reconcile({ from: '2026-10-01', to: '2026-10-31', fileIds: [ID] }),
+    S.RUN_FIELDS,
+  ),
+  call(
+    'finance.report',
+    (s) => s.finance.report({ from: '2026-10-01', to: '2026-10-31', kind: 'monthly' }),
+    S.RUN_FIELDS,
+  ),
   call('finance.export', (s) => s.finance.export({ format: 'xlsx' }), null),
   call('projects.create', (s) => s.projects.create({ name: 'p', description: 'd' }), S.PROJECT_FIELDS),
   call('projects.list', (s) => s.projects.list({ limit: 5 }).toArray(), S.PROJECT_FIELDS, paged('projects')),

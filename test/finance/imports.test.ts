@@ -17,14 +17,6 @@ describe('finance imports', () => {
     auth = bearer(await createKey(h, owner, ['finance:read', 'finance:write', 'files:write', 'files:read']));
   });
   afterAll(() => h.close());
-  afterEach(() => {
-      console.log(
-        h.logs
-          .filter((l) => l.includes('error'))
-          .join('\n')
-          .slice(0, 3000),
-      );
-  });
 
   const fresh = async () => {
     const account = await signUp(h);

@@ -13,6 +13,7 @@ import type {
   FinanceTransactionQuery,
   FinanceTransactionUpdate,
 } from '../finance-types.js';
+import type { Run } from '../types.js';
 
 const enc = encodeURIComponent;
 
@@ -138,5 +139,19 @@ export class Finance {
       headers: { accept: '*/*', ...options?.headers },
     });
     return new Uint8Array(await response.arrayBuffer());
+  }
+
+  /**
+   * Starts a reconciliation run: the finance agent proposes matches of the transactions dated `from`..`to`
+   * to the documents `fileIds`, waits at the run's approval gate, and reconciles what was approved.
+   * @throws {ValidationError} for a file not in the workspace
+   */
+  reconcile(params: { from: string; to: string; fileIds: string[] }, options?: CallOptions): Promise<Run> {
+    return this.http.request({ ...options, method: 'POST', path: '/v1/finance/reconciliations', json: params });
+  }
+
+  /** Starts a report run (`monthly`: a PDF, `cashflow`: an XLSX file in the library); the run's output is the report. */
+  report(params: { from: string; to: string; kind: 'monthly' | 'cashflow' }, options?: CallOptions): Promise<Run> {
+    return this.http.request({ ...options, method: 'POST', path: '/v1/finance/reports', json: params });
   }
 }
