@@ -35,7 +35,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
 export async function financeCase(ctx: BenchContext): Promise<CaseResult> {
   const ws = await createWorkspace(ctx.apiUrl, ctx.orm);
   const key = await createKey(ctx.orm, ws.id, ['finance:read', 'finance:write', 'files:write']);
-  const auth = { authorization: `Bearer ${key}` };
+  const auth = { authorization: key };
   const { csv, inMicros, outMicros } = bankExport();
   const uploaded = await fetch(`${ctx.apiUrl}/v1/files`, {
     method: 'POST',
