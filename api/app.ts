@@ -36,6 +36,11 @@ import { priceListRoutes } from './routes/pricing/priceLists';
 import { pricingRuleRoutes } from './routes/pricing/rules';
 import { projectMemberRoutes } from './routes/projects/members';
 import { projectRoutes } from './routes/projects/projects';
+import { financeImportRoutes } from './routes/finance/imports';
+import { financeReportRoutes } from './routes/finance/reports';
+import { financeRuleRoutes } from './routes/finance/rules';
+import { financeRunRoutes } from './routes/finance/runs';
+import { financeTransactionRoutes } from './routes/finance/transactions';
 import { runActionRoutes } from './routes/runActions';
 import { runEventRoutes } from './routes/runEvents';
 import { runRoutes } from './routes/runs';
@@ -144,6 +149,11 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
     ...whatsappAccountRoutes({ ...whatsappDeps(deps.config), config: deps.config, temporal: deps.temporal }),
     ...whatsappConversationRoutes(),
     ...whatsappHookRoutes({ ...whatsappDeps(deps.config), config: deps.config, temporal: deps.temporal }),
+    ...financeImportRoutes({ config: deps.config, storage }),
+    ...financeTransactionRoutes(),
+    ...financeRuleRoutes(),
+    ...financeReportRoutes(),
+    ...financeRunRoutes({ config: deps.config, temporal: deps.temporal, models, tools }),
   );
   return routes;
 }

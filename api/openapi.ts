@@ -133,7 +133,10 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
         : Number(status) >= 400
           ? { description: doc.description, content: errorContent }
           : doc.contentType
-            ? { description: doc.description, content: { [doc.contentType]: {} } }
+            ? {
+                description: doc.description,
+                content: Object.fromEntries([doc.contentType].flat().map((type) => [type, {}])),
+              }
             : { description: doc.description };
     }
     const links = createLinks(routes, path, route);

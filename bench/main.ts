@@ -16,6 +16,7 @@ import { gateCase } from './cases/gate';
 import { readCase } from './cases/read';
 import { webhooksCase } from './cases/webhooks';
 import { knowledgeCase } from './cases/knowledge';
+import { financeCase } from './cases/finance';
 
 /**
  * `npm run bench` (through bench/run.sh, which starts PostgreSQL and Temporal on the bench's own
@@ -31,6 +32,7 @@ const CASES: Record<string, (ctx: BenchContext) => Promise<CaseResult>> = {
   read: readCase,
   webhooks: webhooksCase,
   knowledge: knowledgeCase,
+  finance: financeCase,
 };
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);

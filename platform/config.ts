@@ -61,6 +61,7 @@ const envSchema = z.object({
   SVC_MAX_JSON_BYTES: intFrom(1024 * 1024),
   SVC_MAX_UPLOAD_BYTES: intFrom(25 * 1024 * 1024),
   SVC_APP_UPLOAD_TOTAL_BYTES: intFrom(100 * 1024 * 1024),
+  SVC_MAX_IMPORT_BYTES: intFrom(25 * 1024 * 1024),
   SVC_MAX_STREAMS: intFrom(20),
   SVC_MAX_KNOWLEDGE_CHARS: intFrom(5 * 1024 * 1024),
   SVC_STORAGE_URL: z
@@ -149,6 +150,8 @@ export interface Config {
   maxUploadBytes: number;
   /** All files of one public app submission together (docs/api/apps.md#public-pages). */
   appUploadTotalBytes: number;
+  /** The largest bank export a finance import reads (docs/api/finance.md). */
+  maxImportBytes: number;
   /** Characters of text one knowledge document may hold (docs/api/knowledge.md). */
   maxKnowledgeChars: number;
   /** Open event streams per workspace in one API process (docs/api/limits.md). */
@@ -251,6 +254,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxJsonBytes: e.SVC_MAX_JSON_BYTES,
     maxUploadBytes: e.SVC_MAX_UPLOAD_BYTES,
     appUploadTotalBytes: e.SVC_APP_UPLOAD_TOTAL_BYTES,
+    maxImportBytes: e.SVC_MAX_IMPORT_BYTES,
     maxKnowledgeChars: e.SVC_MAX_KNOWLEDGE_CHARS,
     maxStreams: e.SVC_MAX_STREAMS,
     storageUrl: e.SVC_STORAGE_URL || pathToFileURL(path.resolve(process.cwd(), '.data/storage')).href,

@@ -3,6 +3,7 @@ import { createActivities, createDeliveryActivities } from '../activities';
 import { webhookTaskQueue } from '../domain/webhooks/dispatch';
 import { createModelRegistry } from '../domain/models/registry';
 import { createToolRegistry } from '../domain/tools/registry';
+import { createStorage } from '../platform/storage/storage';
 import { createResolver } from '../platform/net/dnsServers';
 import { loadConfig, type Config } from '../platform/config';
 import { createLogger } from '../platform/logger';
@@ -44,6 +45,7 @@ export async function createWorker(
         allowPrivate: config.allowPrivateEgress,
         resolver: createResolver(config.dnsServers),
         orm,
+        storage: createStorage(config.storageUrl),
       }),
       temporal: opts.temporal,
     }),

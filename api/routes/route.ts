@@ -18,7 +18,7 @@ export interface ResponseDoc {
   /** A JSON body's schema. */
   schema?: ZodType;
   /** The media type of a body that is not JSON (an event stream, stored bytes). */
-  contentType?: string;
+  contentType?: string | string[];
 }
 
 export interface RouteInput<B, Q, P> {

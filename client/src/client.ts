@@ -8,6 +8,7 @@ import { ApiKeys } from './resources/api-keys.js';
 import { Apps } from './resources/apps.js';
 import { Phone } from './resources/phone.js';
 import { Files } from './resources/files.js';
+import { Finance } from './resources/finance.js';
 import { PriceLists } from './resources/price-lists.js';
 import { OutputConnections } from './resources/output-connections.js';
 import { Projects } from './resources/projects.js';
@@ -78,6 +79,8 @@ export class Svc {
   readonly priceLists: PriceLists;
   /** File library uploads and downloads. */
   readonly files: Files;
+  /** Finance: bank imports, transactions, categories, rules, summary, export, reconciliation and report runs. */
+  readonly finance: Finance;
   /** Runs: create, steer, wait, list. */
   readonly runs: Runs;
   /** Webhook subscriptions. */
@@ -141,6 +144,7 @@ export class Svc {
     this.flowRuns = new FlowRuns(this.http);
     this.priceLists = new PriceLists(this.http);
     this.files = new Files(this.http);
+    this.finance = new Finance(this.http);
     this.runs = new Runs(this.http);
     this.webhooks = new Webhooks(this.http);
     this.outputConnections = new OutputConnections(this.http);

@@ -45,6 +45,14 @@ import type {
   WebhookDeliveryAttempt,
   WebhookDeliveryBody,
 } from './types.js';
+import type {
+  FinanceApplyResult,
+  FinanceCategory,
+  FinanceImport,
+  FinanceRule,
+  FinanceSummary,
+  FinanceTransaction,
+} from './finance-types.js';
 import type { OutputConnection, OutputDelivery, OutputDeliveryAttempt, RunShare } from './output-types.js';
 import type { KnowledgeDocument, KnowledgeSearchResult, KnowledgeSource, SearchResult } from './knowledge-types.js';
 import type {
@@ -581,3 +589,52 @@ export const WHATSAPP_MESSAGE_FIELDS = {
   runId: N,
   createdAt: R,
 } as const satisfies Fields<WhatsAppMessage>;
+export const FINANCE_IMPORT_FIELDS = {
+  id: R,
+  fileId: R,
+  format: R,
+  account: R,
+  status: R,
+  rows: R,
+  imported: R,
+  duplicates: R,
+  errors: R,
+  createdAt: R,
+} as const satisfies Fields<FinanceImport>;
+export const FINANCE_TRANSACTION_FIELDS = {
+  id: R,
+  date: R,
+  description: R,
+  amountUsd: R,
+  currency: R,
+  account: R,
+  categoryId: N,
+  counterparty: N,
+  note: N,
+  importId: R,
+  reconciled: R,
+  reconciledFileId: N,
+  createdAt: R,
+} as const satisfies Fields<FinanceTransaction>;
+export const FINANCE_CATEGORY_FIELDS = {
+  id: R,
+  name: R,
+  kind: R,
+  isDefault: R,
+  createdAt: R,
+} as const satisfies Fields<FinanceCategory>;
+export const FINANCE_RULE_FIELDS = {
+  id: R,
+  match: R,
+  categoryId: R,
+  priority: R,
+  createdAt: R,
+} as const satisfies Fields<FinanceRule>;
+export const FINANCE_APPLY_FIELDS = { examined: R, updated: R } as const satisfies Fields<FinanceApplyResult>;
+export const FINANCE_SUMMARY_FIELDS = {
+  groupBy: R,
+  from: N,
+  to: N,
+  groups: R,
+  totals: R,
+} as const satisfies Fields<FinanceSummary>;

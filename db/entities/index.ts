@@ -37,6 +37,11 @@ import { WorkspaceSchema } from './Workspace';
 import { WhatsAppAccountSchema } from './WhatsAppAccount';
 import { WhatsAppConversationSchema } from './WhatsAppConversation';
 import { WhatsAppReplySchema } from './WhatsAppReply';
+import { FinanceCategorySchema } from './FinanceCategory';
+import { FinanceImportSchema } from './FinanceImport';
+import { FinanceRuleSchema } from './FinanceRule';
+import { FinanceRunSchema } from './FinanceRun';
+import { FinanceTransactionSchema } from './FinanceTransaction';
 
 export * from './Agent';
 export * from './App';
@@ -129,4 +134,9 @@ export const entities = [
   WhatsAppReplySchema,
   ConversationSchema,
   ConversationMessageSchema,
+  FinanceCategorySchema,
+  FinanceImportSchema,
+  FinanceRuleSchema,
+  FinanceTransactionSchema,
+  FinanceRunSchema,
 ];

@@ -23,6 +23,7 @@ import { Migration20261123183100 } from './Migration20261123183100';
 import { Migration20261123184000 } from './Migration20261123184000';
 import { Migration20261123190000 } from './Migration20261123190000';
 import { Migration20261124100000 } from './Migration20261124100000';
+import { Migration20261124110000 } from './Migration20261124110000';
 import { Migration20261124120000 } from './Migration20261124120000';
 import { Migration20261124130000 } from './Migration20261124130000';
 
@@ -56,6 +57,7 @@ export const migrationsList = [
   { name: 'Migration20261123184000', class: Migration20261123184000 },
   { name: 'Migration20261123190000', class: Migration20261123190000 },
   { name: 'Migration20261124100000', class: Migration20261124100000 },
+  { name: 'Migration20261124110000', class: Migration20261124110000 },
   { name: 'Migration20261124120000', class: Migration20261124120000 },
   { name: 'Migration20261124130000', class: Migration20261124130000 },
 ];

@@ -61,6 +61,15 @@ export const PRESETS: Preset[] = [
     tools: ['calendar_free_slots', 'calendar_book'],
     settings: { ...base, voice: 'Polly.Matthew' },
   },
+  {
+    id: 'finance-agent',
+    name: 'Finance agent',
+    description: 'Runs reconciliations and reports started by the finance routes; applying matches waits for approval.',
+    modelId: 'builtin/scripted',
+    instructions: null,
+    tools: ['finance_reconcile', 'finance_apply_matches', 'finance_report'],
+    settings: { ...base, approval: 'before_tools', approvalTools: ['finance_apply_matches'], maxSteps: 10 },
+  },
 ];
 
 /** The presets whose agents are phone agents (docs/api/phone.md). */

@@ -57,7 +57,10 @@ function playEntry(entry: unknown, turn: number, messages: ChatMessage[]): Unmet
       return { kind: 'tool_calls', toolCalls: [{ id, name: ASK_USER, args: { question } }] };
     }
     if ('tool' in entry && typeof entry.tool === 'string') {
-      const args = isRecord(entry.args) ? entry.args : {};
+      // `argsFromLastResult`: the tool's arguments are the previous tool's result (an object), so a
+      // script can hand one tool's answer to the next (docs/api/agents.md)
+      const previous = entry.argsFromLastResult === true ? lastToolResult(messages) : undefined;
+      const args = isRecord(previous) ? previous : isRecord(entry.args) ? entry.args : {};
       return { kind: 'tool_calls', toolCalls: [{ id, name: entry.tool, args }] };
     }
     if ('final' in entry) return { kind: 'final', output: entry.final ?? null };

@@ -12,6 +12,8 @@ import {
   runCalendarBook,
   runCalendarFreeSlots,
 } from './calendar';
+import { FINANCE_TOOL_SPECS, FINANCE_TOOLS, runFinanceTool } from './finance';
+import type { Storage } from '../../platform/storage/storage';
 
 /** The built-in tool catalogue (`GET /v1/tools`, docs/api/agents.md). */
 export { ASK_USER };
@@ -40,6 +42,7 @@ export const TOOL_SPECS: ToolSpec[] = [
   SAVED_TABLE_ROWS_SPEC,
   CALENDAR_FREE_SLOTS_SPEC,
   CALENDAR_BOOK_SPEC,
+  ...FINANCE_TOOL_SPECS,
 ];
 
 export interface ToolRegistry {
@@ -63,6 +66,8 @@ export function createToolRegistry(opts: {
   resolver?: Resolver;
   timeoutMs?: number;
   orm?: Orm;
+  /** The file library's storage, for the finance tools (the worker passes it). */
+  storage?: Storage;
 }): ToolRegistry {
   const byName = new Map(TOOL_SPECS.map((t) => [t.name, t]));
   return {
@@ -81,6 +86,10 @@ export function createToolRegistry(opts: {
         if (!opts.orm || !context) throw new Error(`${call.name} is not available here`);
         const run = call.name === CALENDAR_BOOK ? runCalendarBook : runCalendarFreeSlots;
         return run(opts.orm, context.runId, call.args);
+      }
+      if (FINANCE_TOOLS.includes(call.name)) {
+        if (!opts.orm || !opts.storage || !context) throw new Error(`${call.name} is not available here`);
+        return runFinanceTool(opts.orm, opts.storage, call.name, context.runId, call.args);
       }
       if (call.name !== 'http_request') throw new Error(`unknown tool ${call.name}`);
       const args = call.args as { url?: unknown; method?: unknown; headers?: unknown; body?: unknown };

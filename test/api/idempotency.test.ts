@@ -358,6 +358,53 @@ describe('Idempotency-Key on every POST', () => {
     }
   });
 
+  it('finance imports, categories and rules: one effect, the same answer twice', async () => {
+    const finance = bearer(await createKey(h, owner, ['finance:read', 'finance:write', 'files:write']));
+    const send = (route: string, path: string, key: string, json?: unknown) =>
+      post(route, path, key, json, finance).then(async (r) => ({ status: r.status, body: await r.text() }));
+    const again = async (route: string, path: string, json?: unknown) => {
+      const key = randomUUID();
+      const first = await send(route, path, key, json);
+      expect(await send(route, path, key, json)).toEqual(first);
+      return { status: first.status, body: first.body ? JSON.parse(first.body) : null };
+    };
+    const all = async (path: string, plural: string) =>
+      (await (await h.request(path, { headers: finance })).json())[plural] as unknown[];
+    const file = await h.request('/v1/files', {
+      method: 'POST',
+      headers: { ...finance, 'content-type': 'text/csv', 'x-filename': 'bank.csv' },
+      body: 'date,description,amount\n2026-10-01,Rent,-1200.00\n',
+    });
+    const mapping = { date: 'date', description: 'description', amount: 'amount' };
+    const imported = await again('POST /v1/finance/imports', '/v1/finance/imports', {
+      fileId: ((await file.json()) as { id: string }).id,
+      format: 'csv',
+      mapping,
+    });
+    expect(imported.status).toBe(201);
+    expect(await all('/v1/finance/imports', 'imports')).toHaveLength(1);
+    const category = await again('POST /v1/finance/categories', '/v1/finance/categories', {
+      name: 'Housing',
+      kind: 'expense',
+    });
+    expect(category.status).toBe(201);
+    const rule = { match: { descriptionContains: 'rent' }, categoryId: category.body.id, priority: 1 };
+    expect((await again('POST /v1/finance/rules', '/v1/finance/rules', rule)).status).toBe(201);
+    expect(await all('/v1/finance/rules', 'rules')).toHaveLength(1);
+    const applied = await again('POST /v1/finance/rules/apply', '/v1/finance/rules/apply', {});
+    expect(applied).toEqual({ status: 200, body: { examined: 1, updated: 1 } });
+    const range = { from: '2026-10-01', to: '2026-10-31' };
+    const report = await again('POST /v1/finance/reports', '/v1/finance/reports', { ...range, kind: 'monthly' });
+    expect(report.status).toBe(201);
+    const reconciliation = await again('POST /v1/finance/reconciliations', '/v1/finance/reconciliations', {
+      ...range,
+      fileIds: [imported.body.fileId],
+    });
+    expect(reconciliation.status).toBe(201);
+    const runs = await h.request('/v1/runs?limit=100', { headers: auth });
+    expect(((await runs.json()) as { runs: unknown[] }).runs).toHaveLength(2);
+  });
+
   it('data sources and saved tables: one effect, the same answer twice', async () => {
     const sources = bearer(await createKey(h, owner, ['data_sources:read', 'data_sources:manage']));
     const send = (route: string, path: string, key: string, json?: unknown) =>

@@ -118,6 +118,7 @@ describe('client vs. the served OpenAPI document', () => {
       'dataSources',
       'evals',
       'files',
+      'finance',
       'flowRuns',
       'flows',
       'knowledge',

@@ -179,6 +179,9 @@ describe('agents and catalogues', () => {
       'http_request',
       'knowledge_search',
       'saved_table_rows',
+      'finance_reconcile',
+      'finance_apply_matches',
+      'finance_report',
     ]);
     const { presets } = await (await h.request('/v1/presets', { headers: writer })).json();
     expect(presets.map((p: { id: string }) => p.id)).toContain('general-assistant');

@@ -1,0 +1,132 @@
+import { Readable } from 'node:stream';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import ExcelJS from 'exceljs';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { File } from '../../db/entities/File';
+import type { FinanceRun } from '../../db/entities/FinanceRun';
+import { Workspace } from '../../db/entities/Workspace';
+import type { Storage } from '../../platform/storage/storage';
+import { microsToAmount } from './money';
+
+export interface ReportLine {
+  month: string;
+  currency: string;
+  category: string | null;
+  inUsd: number;
+  outUsd: number;
+  netUsd: number;
+  count: number;
+}
+
+export interface FinanceReport {
+  kind: 'monthly' | 'cashflow';
+  from: string;
+  to: string;
+  /** monthly: per month and category; cashflow: per month, with the running balance of the period. */
+  lines: Array<ReportLine & { cumulativeUsd?: number }>;
+  fileId: string;
+  filename: string;
+}
+
+interface Row {
+  month: string;
+  currency: string;
+  category: string | null;
+  in_micros: string;
+  out_micros: string;
+  net_micros: string;
+  count: string;
+}
+
+async function reportRows(em: EntityManager, workspaceId: string, kind: string, from: string, to: string) {
+  const byCategory = kind === 'monthly';
+  return em.getConnection().execute<Row[]>(
+    `select to_char(t.date, 'YYYY-MM') as month, t.currency, ${byCategory ? 'c.name' : 'null'} as category,
+       coalesce(sum(t.amount_micros) filter (where t.amount_micros > 0), 0)::text as in_micros,
+       coalesce(-sum(t.amount_micros) filter (where t.amount_micros < 0), 0)::text as out_micros,
+       sum(t.amount_micros)::text as net_micros, count(*)::text as count
+     from finance_transactions t left join finance_categories c on c.id = t.category_id
+     where t.workspace_id = ? and t.date >= ? and t.date <= ?
+     group by 1, 2, 3 order by 1, 2, 3 nulls last`,
+    [workspaceId, from, to],
+  );
+}
+
+async function pdfBytes(title: string, lines: string[]): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  let page = doc.addPage();
+  let y = page.getHeight() - 50;
+  for (const [i, line] of [title, '', ...lines].entries()) {
+    if (y < 50) {
+      page = doc.addPage();
+      y = page.getHeight() - 50;
+    }
+    // the standard fonts encode WinAnsi only: anything else is shown as `?`
+    page.drawText(line.replace(/[^\x20-\x7e\xa0-\xff]/g, '?'), { x: 50, y, size: i === 0 ? 16 : 10, font });
+    y -= i === 0 ? 24 : 14;
+  }
+  return Buffer.from(await doc.save());
+}
+
+async function xlsxBytes(lines: FinanceReport['lines']): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Cash flow');
+  sheet.addRow(['month', 'currency', 'in', 'out', 'net', 'cumulative', 'count']);
+  for (const l of lines) sheet.addRow([l.month, l.currency, l.inUsd, l.outUsd, l.netUsd, l.cumulativeUsd, l.count]);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+const PDF_MIME = 'application/pdf';
+const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/**
+ * The `finance_report` tool: the run's monthly report (per month and category, as a PDF) or cash-flow
+ * report (per month with the running balance, as an XLSX workbook), and the file written to the
+ * workspace's library. A retried call finds the file it wrote and does not write another.
+ */
+export async function buildReport(em: EntityManager, storage: Storage, financeRun: FinanceRun): Promise<FinanceReport> {
+  const { kind, from, to } = financeRun.params as { kind: 'monthly' | 'cashflow'; from: string; to: string };
+  const workspaceId = financeRun.workspace.id;
+  const rows = await reportRows(em, workspaceId, kind, from, to);
+  const running = new Map<string, bigint>();
+  const lines = rows.map((r) => {
+    const line: ReportLine & { cumulativeUsd?: number } = {
+      month: r.month,
+      currency: r.currency,
+      category: r.category,
+      inUsd: microsToAmount(r.in_micros),
+      outUsd: microsToAmount(r.out_micros),
+      netUsd: microsToAmount(r.net_micros),
+      count: Number(r.count),
+    };
+    if (kind === 'cashflow') {
+      const total = (running.get(r.currency) ?? 0n) + BigInt(r.net_micros);
+      running.set(r.currency, total);
+      line.cumulativeUsd = microsToAmount(total);
+    }
+    return line;
+  });
+  const filename = `finance-${kind}-${from}-${to}.${kind === 'monthly' ? 'pdf' : 'xlsx'}`;
+  const existing = await em.findOne(File, { id: financeRun.id, workspace: workspaceId });
+  if (!existing) {
+    const bytes =
+      kind === 'monthly'
+        ? await pdfBytes(
+            `Monthly report ${from} to ${to}`,
+            lines.map(
+              (l) =>
+                `${l.month}  ${l.category ?? 'Uncategorised'}  ${l.currency}  in ${l.inUsd.toFixed(2)}  out ${l.outUsd.toFixed(2)}  net ${l.netUsd.toFixed(2)}`,
+            ),
+          )
+        : await xlsxBytes(lines);
+    // the file id is the finance run's own id, so a retry of this call finds it instead of writing a second
+    const key = financeRun.id;
+    const put = await storage.put(key, Readable.from(bytes), { maxBytes: bytes.length + 1 });
+    const mime = kind === 'monthly' ? PDF_MIME : XLSX_MIME;
+    const file = new File(em.getReference(Workspace, workspaceId), filename, mime, put.size, put.sha256, key);
+    file.id = key;
+    await em.persist(file).flush();
+  }
+  return { kind, from, to, lines, fileId: financeRun.id, filename };
+}

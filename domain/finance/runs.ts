@@ -1,0 +1,92 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Agent } from '../../db/entities/Agent';
+import { FinanceRun } from '../../db/entities/FinanceRun';
+import { Workspace } from '../../db/entities/Workspace';
+import { createAgent, type AgentDeps } from '../agents/agents';
+import { errors } from '../errors';
+import { findWorkspaceFiles } from '../files/files';
+import type { Identity } from '../identity/identity';
+import { createRun, type CreateRunDeps } from '../runs/create';
+import { serializeRun, type RunView } from '../runs/presenters';
+import { FINANCE_APPLY_MATCHES, FINANCE_RECONCILE, FINANCE_REPORT } from '../tools/finance';
+
+export const FINANCE_PRESET = 'finance-agent';
+
+/**
+ * What the finance agent does, as its script (the deterministic `builtin/scripted` model): a reconciliation
+ * proposes matches, hands them to the apply tool (which waits at the run's approval gate), and ends with
+ * what was reconciled; a report builds the report and ends with it.
+ */
+const SCRIPTS = {
+  reconciliation: [
+    { tool: FINANCE_RECONCILE, args: {} },
+    { tool: FINANCE_APPLY_MATCHES, argsFromLastResult: true },
+    { finalToolResult: true },
+  ],
+  report: [{ tool: FINANCE_REPORT, args: {} }, { finalToolResult: true }],
+};
+
+/** The workspace's finance agent (preset `finance-agent`), made on first use. */
+async function financeAgent(em: EntityManager, deps: AgentDeps, identity: Identity): Promise<string> {
+  const existing = await em.findOne(
+    Agent,
+    { workspace: identity.workspaceId, presetId: FINANCE_PRESET, deletedAt: null },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
+  if (existing) return existing.id;
+  return (await createAgent(em, deps, identity, { name: 'Finance agent', presetId: FINANCE_PRESET })).id;
+}
+
+async function startFinanceRun(
+  deps: CreateRunDeps & AgentDeps,
+  em: EntityManager,
+  identity: Identity,
+  kind: 'reconciliation' | 'report',
+  params: Record<string, unknown>,
+): Promise<RunView> {
+  const agentId = await financeAgent(em, deps, identity);
+  const input = { finance: kind, ...params, script: SCRIPTS[kind] };
+  const { run } = await createRun(
+    deps,
+    em,
+    identity,
+    { agentId, input, metadata: { finance: kind } },
+    null,
+    {
+      withRun: (tx, r) => {
+        tx.persist(new FinanceRun(tx.getReference(Workspace, identity.workspaceId), r.id, kind, params));
+      },
+    },
+  );
+  return serializeRun(run);
+}
+
+/**
+ * Starts a reconciliation run over the transactions dated `from`..`to` and the documents `fileIds`
+ * (docs/api/finance.md). @throws `validation_error` for `from` after `to` or a file not in the workspace
+ */
+export async function startReconciliation(
+  deps: CreateRunDeps & AgentDeps,
+  em: EntityManager,
+  identity: Identity,
+  body: { from: string; to: string; fileIds: string[] },
+): Promise<RunView> {
+  if (body.from > body.to) throw errors.validation([{ path: 'from', message: 'from is after to' }]);
+  const found = new Set(await findWorkspaceFiles(em, identity.workspaceId, body.fileIds));
+  const missing = body.fileIds.flatMap((id, i) =>
+    found.has(id) ? [] : [{ path: `fileIds.${i}`, message: 'No such file in this workspace' }],
+  );
+  if (missing.length) throw errors.validation(missing);
+  return startFinanceRun(deps, em, identity, 'reconciliation', { from: body.from, to: body.to, fileIds: body.fileIds });
+}
+
+/** Starts a report run (`monthly` or `cashflow`) over `from`..`to`. @throws `validation_error` for `from` after `to` */
+export async function startReport(
+  deps: CreateRunDeps & AgentDeps,
+  em: EntityManager,
+  identity: Identity,
+  body: { from: string; to: string; kind: 'monthly' | 'cashflow' },
+): Promise<RunView> {
+  if (body.from > body.to) throw errors.validation([{ path: 'from', message: 'from is after to' }]);
+  return startFinanceRun(deps, em, identity, 'report', { from: body.from, to: body.to, kind: body.kind });
+}

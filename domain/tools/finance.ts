@@ -1,0 +1,57 @@
+import type { ToolSpec } from '../../workflows/agentTurn';
+import type { Orm } from '../../db/orm';
+import { FinanceRun } from '../../db/entities/FinanceRun';
+import type { Storage } from '../../platform/storage/storage';
+import { applyMatches, proposeMatches } from '../finance/reconcile';
+import { buildReport } from '../finance/report';
+
+export const FINANCE_RECONCILE = 'finance_reconcile';
+export const FINANCE_APPLY_MATCHES = 'finance_apply_matches';
+export const FINANCE_REPORT = 'finance_report';
+
+/**
+ * The finance agent's tools (docs/api/finance.md). They act only for runs started by the finance routes
+ * (a finance run row names the run), on that run's workspace, dates and files, whatever the arguments say:
+ * an agent of any other run cannot read the workspace's finances through them.
+ */
+export const FINANCE_TOOL_SPECS: ToolSpec[] = [
+  {
+    name: FINANCE_RECONCILE,
+    description:
+      "Match this finance run's transactions to its invoices and receipts (amount, date window, counterparty); returns the proposed matches.",
+    parameters: { type: 'object', properties: {} },
+  },
+  {
+    name: FINANCE_APPLY_MATCHES,
+    description:
+      'Mark the proposed matches reconciled (after approval). Takes { matches } as finance_reconcile returned them.',
+    parameters: { type: 'object', properties: { matches: { type: 'array', items: { type: 'object' } } } },
+  },
+  {
+    name: FINANCE_REPORT,
+    description: "Build this finance run's monthly or cash-flow report and write it to the file library.",
+    parameters: { type: 'object', properties: {} },
+  },
+];
+
+export const FINANCE_TOOLS: readonly string[] = FINANCE_TOOL_SPECS.map((t) => t.name);
+
+/** Runs a finance tool for a run. @throws Error for a run that is not a finance run of the right kind */
+export async function runFinanceTool(
+  orm: Orm,
+  storage: Storage,
+  name: string,
+  runId: string,
+  args: Record<string, unknown>,
+): Promise<string> {
+  const em = orm.em.fork();
+  const financeRun = await em.findOne(FinanceRun, { runId });
+  if (!financeRun) throw new Error(`${name} works only in runs started by the finance routes`);
+  if (name === FINANCE_REPORT) {
+    if (financeRun.kind !== 'report') throw new Error(`${name} belongs to report runs`);
+    return JSON.stringify(await buildReport(em, storage, financeRun));
+  }
+  if (financeRun.kind !== 'reconciliation') throw new Error(`${name} belongs to reconciliation runs`);
+  if (name === FINANCE_RECONCILE) return JSON.stringify(await proposeMatches(em, storage, financeRun));
+  return JSON.stringify(await applyMatches(em, financeRun, args));
+}
