@@ -40,10 +40,7 @@ export function spawnTsx(name: string, script: string, env: Record<string, strin
   // per thread (the largest is the main thread; bench/README.md, "Where the time goes").
   const profileDir = process.env.BENCH_PROFILE;
   const [cmd, args] = profileDir
-    ? [
-        process.execPath,
-        ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir, name)}`, '--import', 'tsx', script],
-      ]
+    ? [process.execPath, ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir, name)}`, '--import', 'tsx', script]]
     : [TSX, [script]];
   const child = spawn(cmd, args, {
     cwd: ROOT,

@@ -46,18 +46,11 @@ async function startFinanceRun(
 ): Promise<RunView> {
   const agentId = await financeAgent(em, deps, identity);
   const input = { finance: kind, ...params, script: SCRIPTS[kind] };
-  const { run } = await createRun(
-    deps,
-    em,
-    identity,
-    { agentId, input, metadata: { finance: kind } },
-    null,
-    {
-      withRun: (tx, r) => {
-        tx.persist(new FinanceRun(tx.getReference(Workspace, identity.workspaceId), r.id, kind, params));
-      },
+  const { run } = await createRun(deps, em, identity, { agentId, input, metadata: { finance: kind } }, null, {
+    withRun: (tx, r) => {
+      tx.persist(new FinanceRun(tx.getReference(Workspace, identity.workspaceId), r.id, kind, params));
     },
-  );
+  });
   return serializeRun(run);
 }
 

@@ -77,6 +77,11 @@ export async function getSession(em: EntityManager, identity: Identity, sessionI
 
 /** The workspace's sessions, newest first, without their messages. */
 export async function listSessions(em: EntityManager, identity: Identity, page: { limit: number; cursor?: string }) {
-  const { items, nextCursor } = await findPage(em, Conversation, { workspaceId: identity.workspaceId, channel: 'tutor' }, page);
+  const { items, nextCursor } = await findPage(
+    em,
+    Conversation,
+    { workspaceId: identity.workspaceId, channel: 'tutor' },
+    page,
+  );
   return { sessions: items.map((c) => present(c)), nextCursor };
 }

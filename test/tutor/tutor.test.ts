@@ -46,7 +46,12 @@ describe('tutor sessions', () => {
     expect(first).toMatchObject({ reply: 'What is 1/2 + 1/4?', duplicate: false });
     const run = await ok(h.request(`/v1/runs/${first.runId}`, { headers: auth }), 200);
     expect(run).toMatchObject({ agentId: agent.id, status: 'succeeded' });
-    expect(run.input).toMatchObject({ topic: 'fractions', channel: 'tutor', message: 'What is 1/2 + 1/4?', transcript: [] });
+    expect(run.input).toMatchObject({
+      topic: 'fractions',
+      channel: 'tutor',
+      message: 'What is 1/2 + 1/4?',
+      transcript: [],
+    });
 
     const second = await ok(say(auth, session.id, 'And 1/3?'), 200);
     const run2 = await ok(h.request(`/v1/runs/${second.runId}`, { headers: auth }), 200);
