@@ -1,7 +1,7 @@
 import { Conversation, type Channel } from '../../db/entities/Conversation';
 import { findAgent } from '../agents/find';
 import { errors } from '../errors';
-import { enqueue, relayNow, withdraw } from '../outbox/relay';
+import { enqueue, relayOrUndo } from '../outbox/relay';
 import type { ConversationDeps } from './deps';
 
 export interface OpenRequest {
@@ -47,16 +47,6 @@ export async function openConversation(deps: ConversationDeps, req: OpenRequest)
       { held: true },
     );
   });
-  try {
-    await relayNow(deps, em, start);
-  } catch {
-    // Made after all (by the sweep, or late) when the row cannot be withdrawn: the conversation stands.
-    const undone = await em.fork().transactional(async (tx) => {
-      if (!(await withdraw(tx, start.id))) return false;
-      await tx.nativeDelete(Conversation, { id: conversation.id });
-      return true;
-    });
-    if (undone) throw errors.unavailable('Temporal');
-  }
+  await relayOrUndo(deps, em, start, (tx) => tx.nativeDelete(Conversation, { id: conversation.id }));
   return conversation;
 }

@@ -4,7 +4,7 @@ import { EvalResult, EvalRun } from '../../db/entities/EvalRun';
 import { findAgent } from '../agents/find';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
-import { enqueue, relayNow, withdraw, type RelayDeps } from '../outbox/relay';
+import { enqueue, relayOrUndo, type RelayDeps } from '../outbox/relay';
 import { findPage } from '../pagination';
 import { findEval, findEvalRun } from './find';
 import { presentEvalRun, type EvalRunView } from './presenters';
@@ -46,17 +46,7 @@ export async function startEvalRun(
       { held: true },
     );
   });
-  try {
-    await relayNow(deps, em, start);
-  } catch {
-    // Made after all (by the sweep, or late) when the row cannot be withdrawn: the eval run goes on.
-    const undone = await em.fork().transactional(async (tx) => {
-      if (!(await withdraw(tx, start.id))) return false;
-      await tx.nativeDelete(EvalRun, { id: run.id });
-      return true;
-    });
-    if (undone) throw errors.unavailable('Temporal');
-  }
+  await relayOrUndo(deps, em, start, (tx) => tx.nativeDelete(EvalRun, { id: run.id }));
   return presentEvalRun(run, []);
 }
 

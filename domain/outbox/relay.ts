@@ -1,3 +1,4 @@
+import { errors } from '../errors';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { OutboxEntry, type OutboxCall } from '../../db/entities/OutboxEntry';
@@ -68,6 +69,29 @@ export async function relayNow(deps: RelayDeps, em: EntityManager, entry: Outbox
  */
 export async function withdraw(em: EntityManager, entryId: string): Promise<boolean> {
   return (await em.nativeDelete(OutboxEntry, { id: entryId, doneAt: null })) > 0;
+}
+
+/**
+ * Starts what a request just committed: the call now (`relayNow`); when it fails, the row withdrawn and
+ * the request's change undone in one transaction, then 503 `unavailable`. When the sweep made the call
+ * meanwhile (or makes it late) the row cannot be withdrawn, and the change stands.
+ */
+export async function relayOrUndo(
+  deps: RelayDeps,
+  em: EntityManager,
+  entry: OutboxEntry,
+  undo: (tx: EntityManager) => Promise<unknown>,
+): Promise<void> {
+  try {
+    await relayNow(deps, em, entry);
+  } catch {
+    const undone = await em.fork().transactional(async (tx) => {
+      if (!(await withdraw(tx, entry.id))) return false;
+      await undo(tx);
+      return true;
+    });
+    if (undone) throw errors.unavailable('Temporal');
+  }
 }
 
 /** Hands rows whose call failed to the sweep at once. */
