@@ -179,6 +179,8 @@ describe('agents and catalogues', () => {
       'http_request',
       'knowledge_search',
       'saved_table_rows',
+      'calendar_free_slots',
+      'calendar_book',
       'finance_reconcile',
       'finance_apply_matches',
       'finance_report',
