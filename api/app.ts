@@ -71,7 +71,6 @@ import { createSecretBox } from '../platform/secrets';
 import { conversationEngine } from '../domain/phone/conversationEngine';
 import { whatsappAccountRoutes } from './routes/whatsapp/accounts';
 import { whatsappConversationRoutes } from './routes/whatsapp/conversations';
-import { whatsappDeps } from './routes/whatsapp/deps';
 import { whatsappHookRoutes } from './routes/whatsapp/hooks';
 
 export interface AppDeps {
@@ -97,6 +96,9 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
     resolver: createResolver(deps.config.dnsServers),
   });
   const storage = deps.storage ?? createStorage(deps.config.storageUrl);
+  // One box for every route that seals provider credentials and webhook secrets (platform/secrets.ts).
+  const box = createSecretBox(deps.config.secretsKey);
+  const whatsapp = { box, publicUrl: deps.config.publicUrl, config: deps.config, temporal: deps.temporal };
   const sources = sourceDeps(deps.config);
   const openapi = () => (cachedDoc ??= buildOpenApi(routes, API_VERSION));
   let cachedDoc: Record<string, unknown> | undefined;
@@ -136,19 +138,19 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
     ...flowRoutes({ config: deps.config, temporal: deps.temporal }),
     ...flowRunRoutes({ config: deps.config, temporal: deps.temporal }),
     ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, rateLimits: deps.rateLimits }),
-    ...phoneNumberRoutes({ box: createSecretBox(deps.config.secretsKey), config: deps.config, models }),
+    ...phoneNumberRoutes({ box, config: deps.config, models }),
     ...phoneCallRoutes({ temporal: deps.temporal, config: deps.config }),
     ...phoneCalendarRoutes(),
     ...phoneHookRoutes({
-      box: createSecretBox(deps.config.secretsKey),
+      box,
       config: deps.config,
       engine: conversationEngine({ temporal: deps.temporal, config: deps.config }),
     }),
     ...tutorRoutes({ config: deps.config, temporal: deps.temporal }),
     ...copilotRoutes({ config: deps.config, temporal: deps.temporal, agents: { models, tools }, sources }),
-    ...whatsappAccountRoutes({ ...whatsappDeps(deps.config), config: deps.config, temporal: deps.temporal }),
+    ...whatsappAccountRoutes(whatsapp),
     ...whatsappConversationRoutes(),
-    ...whatsappHookRoutes({ ...whatsappDeps(deps.config), config: deps.config, temporal: deps.temporal }),
+    ...whatsappHookRoutes(whatsapp),
     ...financeImportRoutes({ config: deps.config, storage }),
     ...financeTransactionRoutes(),
     ...financeRuleRoutes(),
