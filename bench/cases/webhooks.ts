@@ -14,7 +14,7 @@ const LEVELS: Array<{ subscribers: number; runs: number }> = [
 ];
 
 /** A receiver on 127.0.0.1: `/hook/<n>` is subscriber n; records when each first attempt arrives. */
-async function startReceivers() {
+export async function startReceivers() {
   const firstAttempt = new Map<string, number>(); // `${n}:${runId}` → arrival (epoch ms)
   let received = 0;
   const server = http.createServer((req, res) => {

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Orm } from '../../db/orm';
 import type { KeyPool } from './accounts';
+import type { ServiceProcess } from './processes';
 
 /** What every benchmark case gets: the running processes' URLs, clients, and the load settings. */
 export interface BenchContext {
@@ -26,6 +27,10 @@ export interface BenchContext {
   warmupSeconds: number;
   /** Per-process log files. */
   logDir: string;
+  /** The API under test and its worker, whose memory the soak case watches. */
+  processes: { api: ServiceProcess; worker: ServiceProcess };
+  /** Results of the cases already run in this process, in order (the soak case reuses case 1's rate). */
+  earlier: CaseResult[];
 }
 
 /** One case's outcome: its Markdown tables (printed) and its numbers (written to latest.json). */
