@@ -10,6 +10,7 @@
 #   BENCH_KEEP_DATA=0         1 = keep the previous run's database and Temporal history
 #   BENCH_TEMPORAL_TUNING=1   0 = Temporal dev server with scripts/temporal.sh's settings only
 #   BENCH_CASES=create,e2e,gate,read,webhooks,knowledge,finance   a subset, in this order
+#                             soak (opt-in, not in the default list): BENCH_SOAK_MINUTES=10, see bench/README.md
 #   BENCH_SECONDS=10 BENCH_WARMUP_SECONDS=3 BENCH_CONNECTIONS=10 BENCH_CONCURRENCY=8
 set -euo pipefail
 

@@ -31,6 +31,8 @@ export interface SoakInput {
   logs: Record<SoakOp, OpLog>;
   rss: RssSample[];
   overdrawnKeyRequests: number;
+  /** Gate runs whose event stream waited for a slot under the API's cap. */
+  streamWaits: number;
 }
 
 const median = (values: number[]) =>
@@ -126,7 +128,8 @@ export function soakReport(input: SoakInput): CaseResult {
     '',
     `Rate: ${settings.rateSource}${settings.createRps ? ` (create ${fmt(settings.createRps)} /s)` : ''}. ` +
       `Warm-up ${settings.warmupSeconds} s, then compared: the first ${windowS} s after it and the last ${windowS} s. ` +
-      `Arrivals fired ${loop.fired}, at most ${loop.maxInFlight} in flight; the generator was at most ${fmt(loop.maxLagMs)} ms late.`,
+      `Arrivals fired ${loop.fired}, at most ${loop.maxInFlight} in flight; the generator was at most ${fmt(loop.maxLagMs)} ms late. ` +
+      `Gate runs whose event stream waited for a slot under the API's per-workspace cap: ${input.streamWaits}.`,
     '',
     table(
       [
@@ -173,6 +176,7 @@ export function soakReport(input: SoakInput): CaseResult {
       errors,
       verdicts,
       overdrawnKeyRequests: input.overdrawnKeyRequests,
+      streamWaits: input.streamWaits,
     },
   };
 }
