@@ -192,8 +192,8 @@ export async function soakCase(ctx: BenchContext): Promise<CaseResult> {
     if (row.status !== 'succeeded') {
       const what = run.echo ? 'echo run' : 'gate run';
       logs[run.echo ? 'run' : 'gate'].fail(run.dueAt, new Error(`${what} ${row.id} is ${row.status}, not succeeded`));
+      continue;
     }
-    if (row.status !== 'succeeded') continue;
     const arrived = receivers.firstAttempt.get(`0:${row.id}`);
     if (arrived === undefined)
       logs.webhook.fail(
