@@ -48,9 +48,11 @@ export async function executionRate(orm: Orm, ids: string[]): Promise<number> {
 
 /**
  * Every 201's run id exists exactly once, no two runs of the workspace share an Idempotency-Key, and
- * every run of the workspace succeeded. `created` holds the ids of every 201 answer.
+ * every run of the workspace succeeded. `created` holds the ids of every 201 answer; `inFlightBound` is
+ * how many requests the load generator may have left unread when it stopped (a connection has at most
+ * one in flight): a run beyond them without a 201 was made by a request that answered something else.
  */
-export async function accountRuns(orm: Orm, workspaceId: string, created: string[]) {
+export async function accountRuns(orm: Orm, workspaceId: string, created: string[], inFlightBound: number) {
   const conn = orm.em.fork().getConnection();
   const distinct = new Set(created);
   const [found] = await conn.execute(`select count(*)::int as n from runs where id = any(?::uuid[])`, [
@@ -76,6 +78,8 @@ export async function accountRuns(orm: Orm, workspaceId: string, created: string
     rows,
     /** Rows no 201 was read for: requests still in flight when the load generator stopped. */
     rowsWithout201: rows - distinct.size,
+    inFlightBound,
+    noRunWithout201: rows - distinct.size <= inFlightBound,
     byStatus,
     allSucceeded: rows > 0 && byStatus.succeeded === rows,
   };
