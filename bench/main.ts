@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../platform/config';
@@ -17,6 +16,9 @@ import { readCase } from './cases/read';
 import { webhooksCase } from './cases/webhooks';
 import { knowledgeCase } from './cases/knowledge';
 import { financeCase } from './cases/finance';
+import { turnsCase } from './cases/turns';
+import { replicasCase } from './cases/replicas';
+import { freePort } from './lib/ports';
 import { soakCase } from './cases/soak';
 
 /**
@@ -34,6 +36,8 @@ const CASES: Record<string, (ctx: BenchContext) => Promise<CaseResult>> = {
   webhooks: webhooksCase,
   knowledge: knowledgeCase,
   finance: financeCase,
+  turns: turnsCase,
+  replicas: replicasCase,
   soak: soakCase,
 };
 
@@ -41,25 +45,6 @@ const CASES: Record<string, (ctx: BenchContext) => Promise<CaseResult>> = {
 const OPT_IN = new Set(['soak']);
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
-
-/**
- * A free port at or above `from`, below the kernel's ephemeral range (32768+), so that no process
- * listening on port 0 (a test harness next door) can take it between this check and our listen.
- */
-async function freePort(from: number): Promise<number> {
-  for (let port = from; port < from + 100; port++) {
-    const server = net.createServer();
-    const ok = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => resolve(true));
-    });
-    if (ok) {
-      await new Promise<void>((r) => server.close(() => r()));
-      return port;
-    }
-  }
-  throw new Error(`no free port in ${from}..${from + 99}`);
-}
 
 function machine() {
   const cpus = os.cpus();
@@ -135,6 +120,8 @@ async function main(): Promise<void> {
     orm,
     client: temporal.client,
     bareQueue: queues.bare,
+    runsQueue: queues.runs,
+    processEnv: shared,
     pool,
     workspaceId: ws.id,
     echoAgentId: await createAgent(apiUrl, pool.next()),

@@ -9,8 +9,10 @@
 #   SVC_PG_FAST=0             PostgreSQL keeps fsync on: the numbers include durable commits
 #   BENCH_KEEP_DATA=0         1 = keep the previous run's database and Temporal history
 #   BENCH_TEMPORAL_TUNING=1   0 = Temporal dev server with scripts/temporal.sh's settings only
-#   BENCH_CASES=create,e2e,gate,read,webhooks,knowledge,finance   a subset, in this order
+#   BENCH_CASES=create,e2e,gate,read,webhooks,knowledge,finance,turns,replicas   a subset, in this order
 #                             soak (opt-in, not in the default list): BENCH_SOAK_MINUTES=10, see bench/README.md
+#   BENCH_TURNS_RUNS=5        runs of each length in the turns case
+#   BENCH_REPLICAS_IDEMPOTENT=50   keys sent to both APIs at once in the replicas case
 #   BENCH_SECONDS=10 BENCH_WARMUP_SECONDS=3 BENCH_CONNECTIONS=10 BENCH_CONCURRENCY=8
 set -euo pipefail
 

@@ -15,6 +15,10 @@ export interface BenchContext {
   client: Client;
   /** Task queue of the baseline workflows (polled by the bench worker). */
   bareQueue: string;
+  /** Task queue of the service's runs (polled by the bench worker), for cases that start more workers. */
+  runsQueue: string;
+  /** Environment every process under test gets on top of ours, for cases that start more of them. */
+  processEnv: Record<string, string>;
   /** Keys of the main workspace. */
   pool: KeyPool;
   workspaceId: string;

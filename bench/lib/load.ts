@@ -8,6 +8,8 @@ export interface HttpLoad {
   headers?: Record<string, string>;
   /** Called per request: returns the headers to send (e.g. the next API key of a pool). */
   perRequestHeaders?: () => Record<string, string>;
+  /** Called with every response's status and body (e.g. to keep the ids of what was created). */
+  onResponse?: (status: number, body: string) => void;
   connections: number;
   seconds: number;
   warmupSeconds?: number;
@@ -32,9 +34,17 @@ function fire(load: HttpLoad, seconds: number): Promise<HttpResult> {
         connections: load.connections,
         duration: seconds,
         timeout: 30,
-        requests: load.perRequestHeaders
-          ? [{ setupRequest: (req) => ({ ...req, headers: { ...headers, ...load.perRequestHeaders!() } }) }]
-          : undefined,
+        requests:
+          load.perRequestHeaders || load.onResponse
+            ? [
+                {
+                  ...(load.perRequestHeaders && {
+                    setupRequest: (req) => ({ ...req, headers: { ...headers, ...load.perRequestHeaders!() } }),
+                  }),
+                  ...(load.onResponse && { onResponse: (status, body) => load.onResponse!(status, body) }),
+                },
+              ]
+            : undefined,
       },
       (err, result) => {
         if (err) return reject(err);

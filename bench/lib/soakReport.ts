@@ -124,7 +124,7 @@ export function soakReport(input: SoakInput): CaseResult {
   const windowS = Math.round(windowMs / 1000);
   const errorLines = ops.flatMap((o) => o.firstErrors.map((e) => `- ${o.op} at ${e.atSecond} s: ${e.message}`));
   const markdown = [
-    `### 8. Soak: ${settings.minutes} min of mixed open-loop load at ${fmt(settings.rate)} arrivals/s (${settings.mix})`,
+    `### 10. Soak: ${settings.minutes} min of mixed open-loop load at ${fmt(settings.rate)} arrivals/s (${settings.mix})`,
     '',
     `Rate: ${settings.rateSource}${settings.createRps ? ` (create ${fmt(settings.createRps)} /s)` : ''}. ` +
       `Warm-up ${settings.warmupSeconds} s, then compared: the first ${windowS} s after it and the last ${windowS} s. ` +
