@@ -100,7 +100,8 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
   const closesAsCancelled = patched(TEMPORAL_CANCELLATION);
   // Decided once, at the start: a run in flight under the code before keeps its path to the end.
   const conversationInDb = patched(CONVERSATION_IN_DB);
-  const store = patched(STORE_LOCAL) ? localStore : remoteStore;
+  const storeLocal = patched(STORE_LOCAL);
+  const store = storeLocal ? localStore : remoteStore;
   const root = CancellationScope.current();
   const main = new CancellationScope();
   let answer: InputPayload | ApprovePayload | ReviewPayload | undefined;
@@ -115,9 +116,25 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     cancelRequested = true;
     main.cancel();
   });
+  /**
+   * Answers that name a gate not open yet, by its action id. With the read-model writes local, a gate's
+   * status reaches the database inside the workflow task that opens the gate, before Temporal records
+   * that task; a worker that dies in between leaves a gate a person can answer (the API checks the
+   * database) and the next worker opens again only after it has handled the answer's signal. The answer
+   * waits here for its gate (action ids are the workflow's own deterministic uuids, so no other gate
+   * takes it).
+   */
+  const early = new Map<
+    string,
+    { type: PendingAction['type']; payload: InputPayload | ApprovePayload | ReviewPayload }
+  >();
   // A stale or repeated answer changes nothing: it must name the pending action, if it names one.
   const accept = (type: PendingAction['type']) => (payload: InputPayload | ApprovePayload | ReviewPayload) => {
     const pending = state.pendingAction;
+    if (storeLocal && payload.actionId && payload.actionId !== pending?.id) {
+      early.set(payload.actionId, { type, payload });
+      return;
+    }
     if (!pending || pending.type !== type || answer !== undefined) return;
     if (payload.actionId && payload.actionId !== pending.id) return;
     answer = payload;
@@ -145,6 +162,8 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     answer = undefined;
     const index = step++;
     state.pendingAction = action;
+    const waiting = early.get(action.id);
+    if (waiting?.type === action.type) answer = waiting.payload;
     await store.recordStep(runId, index, action.type, 'waiting', { ...action });
     await setStatus({ status, pendingAction: action });
     await condition(() => answer !== undefined);
