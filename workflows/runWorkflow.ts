@@ -7,6 +7,7 @@ import {
   isCancellation,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
   uuid4,
@@ -32,10 +33,14 @@ import {
 import { SvcRunStatus } from './searchAttributes';
 
 // Read-model writes: retried without limit (a database outage must not fail runs), each short.
-const store = proxyActivities<RunActivities>({
+const STORE_OPTIONS = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+} as const;
+const remoteStore = proxyActivities<RunActivities>(STORE_OPTIONS);
+// The same writes as local activities: run by the worker inside the workflow task that schedules them,
+// with no round trip through the server's task queues (docs/api/runs.md#how-a-run-executes-operators).
+const localStore = proxyLocalActivities<RunActivities>(STORE_OPTIONS);
 // Model and tool calls: heartbeats let a cancel reach an in-flight call, and a dead worker is noticed fast.
 const work = proxyActivities<RunActivities>({
   startToCloseTimeout: '10 minutes',
@@ -78,6 +83,12 @@ const TEMPORAL_CANCELLATION = 'run-temporal-cancellation';
 const CONVERSATION_IN_DB = 'run-conversation-in-db';
 
 /**
+ * Marks the histories in which the read-model writes (`beginRun`, `transition`, `recordStep`,
+ * `recordAnswer`, `finishRun`) are local activities; histories from before schedule them as activities.
+ */
+const STORE_LOCAL = 'run-store-local';
+
+/**
  * One run of an agent (docs/api/runs.md): queued → running → (needs_input | needs_approval |
  * needs_review → running)* → succeeded | failed, or cancelled from any non-terminal status. The workflow
  * decides every transition; activities write the read model. Deterministic: only workflow APIs and
@@ -89,6 +100,8 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
   const closesAsCancelled = patched(TEMPORAL_CANCELLATION);
   // Decided once, at the start: a run in flight under the code before keeps its path to the end.
   const conversationInDb = patched(CONVERSATION_IN_DB);
+  const storeLocal = patched(STORE_LOCAL);
+  const store = storeLocal ? localStore : remoteStore;
   const root = CancellationScope.current();
   const main = new CancellationScope();
   let answer: InputPayload | ApprovePayload | ReviewPayload | undefined;
@@ -103,9 +116,25 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     cancelRequested = true;
     main.cancel();
   });
+  /**
+   * Answers that name a gate not open yet, by its action id. With the read-model writes local, a gate's
+   * status reaches the database inside the workflow task that opens the gate, before Temporal records
+   * that task; a worker that dies in between leaves a gate a person can answer (the API checks the
+   * database) and the next worker opens again only after it has handled the answer's signal. The answer
+   * waits here for its gate (action ids are the workflow's own deterministic uuids, so no other gate
+   * takes it).
+   */
+  const early = new Map<
+    string,
+    { type: PendingAction['type']; payload: InputPayload | ApprovePayload | ReviewPayload }
+  >();
   // A stale or repeated answer changes nothing: it must name the pending action, if it names one.
   const accept = (type: PendingAction['type']) => (payload: InputPayload | ApprovePayload | ReviewPayload) => {
     const pending = state.pendingAction;
+    if (storeLocal && payload.actionId && payload.actionId !== pending?.id) {
+      early.set(payload.actionId, { type, payload });
+      return;
+    }
     if (!pending || pending.type !== type || answer !== undefined) return;
     if (payload.actionId && payload.actionId !== pending.id) return;
     answer = payload;
@@ -133,6 +162,8 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     answer = undefined;
     const index = step++;
     state.pendingAction = action;
+    const waiting = early.get(action.id);
+    if (waiting?.type === action.type) answer = waiting.payload;
     await store.recordStep(runId, index, action.type, 'waiting', { ...action });
     await setStatus({ status, pendingAction: action });
     await condition(() => answer !== undefined);

@@ -1,4 +1,5 @@
 import { errors } from '../errors';
+import { DoneMarks } from './doneMarks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { OutboxEntry, type OutboxCall } from '../../db/entities/OutboxEntry';
@@ -53,14 +54,19 @@ export function enqueue(
   return entry;
 }
 
+/** The process's batch of done marks: holds nothing a crash could not lose (see DoneMarks). */
+const doneMarks = new DoneMarks();
+
 /**
  * Makes the call of a committed row now, under the Temporal deadline of a request (503 when Temporal
- * does not answer in time), and marks the row done. Rejects when the call failed; the row stays
- * pending, for the caller to withdraw (withdraw) or leave to the sweep (release).
+ * does not answer in time), and marks the row done, in a batch a few milliseconds later, so the request
+ * does not wait for that commit. Rejects when the call failed; the row stays pending, for the caller to
+ * withdraw (withdraw) or leave to the sweep (release).
  */
 export async function relayNow(deps: RelayDeps, em: EntityManager, entry: OutboxEntry): Promise<void> {
   await deps.temporal.call(() => perform(deps, em, entry.call));
-  await em.fork().nativeUpdate(OutboxEntry, { id: entry.id }, { doneAt: new Date(), leaseUntil: null });
+  entry.doneAt = new Date();
+  doneMarks.add(em, entry.id);
 }
 
 /**

@@ -4,14 +4,16 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '../..');
 
 /**
- * A real worker process (`tsx worker/main.ts`), in its own process group so a test can kill -9 it
- * the way an operator or the OOM killer would. Resolves once it logs that it polls.
+ * A real worker process (`tsx worker/main.ts`, or another `script` that logs "worker running" once it
+ * polls), in its own process group so a test can kill -9 it the way an operator or the OOM killer would.
+ * Resolves once it logs that it polls.
  */
 export async function spawnWorker(
   env: Record<string, string>,
+  script = 'worker/main.ts',
 ): Promise<{ child: ChildProcess; kill9(): void; output: string[] }> {
   const output: string[] = [];
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['worker/main.ts'], {
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [script], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     detached: true,
