@@ -13,6 +13,7 @@ import { requestId } from './middleware/requestId';
 import { buildOpenApi } from './openapi';
 import { RateLimitStore } from './rateLimitStore';
 import { ApiKeyCache } from '../domain/identity/apiKeyCache';
+import { PgListener } from '../platform/database/listener';
 import { buildRouter, notFound } from './router';
 import { apiKeyRoutes } from './routes/apiKeys';
 import { consoleAuthRoutes } from './routes/consoleAuth';
@@ -88,7 +89,9 @@ export interface AppDeps {
 export const API_VERSION = '0.1.0';
 
 /** Every declared route of the API, in one list: the router and the OpenAPI document both read it. */
-export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: RateLimitStore }): RouteDef[] {
+export function declareRoutes(
+  deps: AppDeps & { hub: RunEventHub; rateLimits: RateLimitStore; apiKeys: ApiKeyCache },
+): RouteDef[] {
   const routes: RouteDef[] = [];
   const models = deps.models ?? createModelRegistry(deps.config.openai);
   const tools = createToolRegistry({
@@ -105,7 +108,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
   routes.push(
     ...healthRoutes({ temporal: deps.temporal, logger: deps.logger, openapi }),
     ...consoleAuthRoutes({ config: deps.config, mailer: deps.mailer }),
-    ...apiKeyRoutes(),
+    ...apiKeyRoutes({ apiKeys: deps.apiKeys }),
     ...catalogRoutes({ models }),
     ...agentRoutes({ models, tools }),
     ...agentVersionRoutes({ models, tools }),
@@ -175,8 +178,11 @@ export function createApp(deps: AppDeps): {
   const rateLimits = new RateLimitStore();
   // One storage for the routes and the public face, which stores an app submission's files.
   const storage = deps.storage ?? createStorage(deps.config.storageUrl);
-  const routes = declareRoutes({ ...deps, models, hub, rateLimits, storage });
-  const router = buildRouter(routes, { config: deps.config, rateLimits, apiKeys: new ApiKeyCache() });
+  // One LISTEN connection per process (platform/database/listener.ts); the key cache trusts itself only while it listens.
+  const listener = new PgListener(deps.config.databaseUrl, deps.logger);
+  const apiKeys = new ApiKeyCache(listener);
+  const routes = declareRoutes({ ...deps, models, hub, rateLimits, storage, apiKeys });
+  const router = buildRouter(routes, { config: deps.config, rateLimits, apiKeys });
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
@@ -196,5 +202,12 @@ export function createApp(deps: AppDeps): {
   app.use(router.routes());
   // Koa's own error event would print stacks for errors we already rendered; our middleware logs them.
   app.silent = true;
-  return { app, routes, router, close: () => hub.close() };
+  return {
+    app,
+    routes,
+    router,
+    close: async () => {
+      await Promise.all([hub.close(), listener.close()]);
+    },
+  };
 }
