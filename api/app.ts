@@ -11,6 +11,7 @@ import { accessLog } from './middleware/accessLog';
 import { errorHandler } from './middleware/errors';
 import { requestId } from './middleware/requestId';
 import { buildOpenApi } from './openapi';
+import { KeyRateLimiter } from './keyRateLimit';
 import { RateLimitStore } from './rateLimitStore';
 import { ApiKeyCache } from '../domain/identity/apiKeyCache';
 import { PgListener } from '../platform/database/listener';
@@ -182,7 +183,9 @@ export function createApp(deps: AppDeps): {
   const listener = new PgListener(deps.config.databaseUrl, deps.logger);
   const apiKeys = new ApiKeyCache(listener);
   const routes = declareRoutes({ ...deps, models, hub, rateLimits, storage, apiKeys });
-  const router = buildRouter(routes, { config: deps.config, rateLimits, apiKeys });
+  // API keys' limits are spent from small leases of the shared counter (api/keyRateLimit.ts).
+  const keyLimits = new KeyRateLimiter(deps.orm.em);
+  const router = buildRouter(routes, { config: deps.config, rateLimits, keyLimits, apiKeys });
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
@@ -207,6 +210,7 @@ export function createApp(deps: AppDeps): {
     routes,
     router,
     close: async () => {
+      keyLimits.close();
       await Promise.all([hub.close(), listener.close()]);
     },
   };

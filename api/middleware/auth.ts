@@ -5,6 +5,7 @@ import { requireScope, resolveApiKey, sessionIdentity } from '../../domain/ident
 import type { Config } from '../../platform/config';
 import type { AppContext, AppState, Identity } from '../context';
 import { errors } from '../../domain/errors';
+import type { KeyRateLimiter } from '../keyRateLimit';
 import type { RateLimitStore } from '../rateLimitStore';
 import { enforceRateLimit, setRateLimitHeaders } from './rateLimit';
 import type { Access } from '../routes/route';
@@ -15,6 +16,7 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 interface AuthDeps {
   config: Config;
   rateLimits: RateLimitStore;
+  keyLimits: KeyRateLimiter;
   apiKeys: ApiKeyCache;
 }
 
@@ -33,7 +35,7 @@ export function authorize(access: Access, deps: AuthDeps): Middleware<AppState> 
     let identity: Identity;
     if (bearer !== undefined) {
       const key = await resolveApiKey(em, bearer, deps.apiKeys);
-      identity = await countKeyRequest(ctx, deps.rateLimits, key);
+      identity = await countKeyRequest(ctx, deps.keyLimits, key);
       // A key on a console route is a valid credential in the wrong place: 403, not 401.
       if (access.auth === 'session') throw errors.forbidden('Console routes accept a session only');
     } else if (cookie) {
@@ -62,9 +64,9 @@ function bearerToken(ctx: AppContext): string | undefined {
 }
 
 /** The key's request counted against its workspace plan's per-minute limit (429 over it). */
-async function countKeyRequest(ctx: AppContext, store: RateLimitStore, key: KnownKey): Promise<Identity> {
+async function countKeyRequest(ctx: AppContext, limits: KeyRateLimiter, key: KnownKey): Promise<Identity> {
   const limit = PLAN_ENTITLEMENTS[key.plan].apiRateLimitPerMin;
-  setRateLimitHeaders(ctx, limit, await store.hit(ctx.state.em, `key:${key.keyId}`));
+  setRateLimitHeaders(ctx, limit, await limits.take(key.keyId, limit));
   return { actor: 'api_key', workspaceId: key.workspaceId, keyId: key.keyId, scopes: key.scopes, plan: key.plan };
 }
 
