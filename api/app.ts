@@ -1,4 +1,3 @@
-import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import Koa from 'koa';
 import type { Orm } from '../db/orm';
@@ -190,13 +189,18 @@ export function createApp(deps: AppDeps): {
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));
-  // One EntityManager fork per request.
-  app.use((ctx, next) =>
-    RequestContext.create(deps.orm.em, async () => {
-      ctx.state.em = RequestContext.getEntityManager() as EntityManager;
-      await next();
-    }),
-  );
+  // One EntityManager per request, forked only when the request first uses it: an API key request to
+  // GET /v1/runs/{id} runs its statements on `db` and never needs one (bench/README.md, case 4).
+  const db = deps.orm.em.getConnection();
+  app.use((ctx, next) => {
+    let em: EntityManager | undefined;
+    Object.defineProperty(ctx.state, 'em', {
+      enumerable: true,
+      get: () => (em ??= deps.orm.em.fork()),
+    });
+    ctx.state.db = db;
+    return next();
+  });
   // The console's static files (docs/console.md): before the router, and only under /console/.
   app.use(consoleStatic(deps.config));
   // Published apps' public pages (docs/api/apps.md): no credential, outside the /v1 router.

@@ -28,19 +28,18 @@ interface AuthDeps {
 export function authorize(access: Access, deps: AuthDeps): Middleware<AppState> {
   return async (ctx, next) => {
     if (access.auth === 'public') return next();
-    const em = ctx.state.em;
     const bearer = bearerToken(ctx);
     const cookie = ctx.cookies.get(SESSION_COOKIE);
 
     let identity: Identity;
     if (bearer !== undefined) {
-      const key = await resolveApiKey(em, bearer, deps.apiKeys);
+      const key = await resolveApiKey(ctx.state.db, bearer, deps.apiKeys);
       identity = await countKeyRequest(ctx, deps.keyLimits, key);
       // A key on a console route is a valid credential in the wrong place: 403, not 401.
       if (access.auth === 'session') throw errors.forbidden('Console routes accept a session only');
     } else if (cookie) {
       // X-Workspace-Id picks the workspace; without it, the caller's first workspace.
-      identity = await sessionIdentity(em, cookie, ctx.get('X-Workspace-Id'));
+      identity = await sessionIdentity(ctx.state.em, cookie, ctx.get('X-Workspace-Id'));
       // per user, so opening more sessions buys no more requests
       await enforceRateLimit(ctx, deps.rateLimits, `user:${identity.userId}`, deps.config.sessionRatePerMin);
     } else {

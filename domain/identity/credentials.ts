@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, AbstractSqlConnection } from '@mikro-orm/postgresql';
 import { ApiKey } from '../../db/entities/ApiKey';
 import { Membership } from '../../db/entities/Membership';
 import { Session } from '../../db/entities/Session';
@@ -17,14 +17,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * `unauthorized` for a malformed, unknown or revoked key. Records when the key was last used, at most
  * once a minute.
  */
-export async function resolveApiKey(em: EntityManager, plaintext: string, cache: ApiKeyCache): Promise<KnownKey> {
+export async function resolveApiKey(
+  db: AbstractSqlConnection,
+  plaintext: string,
+  cache: ApiKeyCache,
+): Promise<KnownKey> {
   if (!plaintext.startsWith(API_KEY_PREFIX)) throw errors.unauthorized('Invalid API key');
   const keyHash = sha256Hex(plaintext);
   let known = cache.get(keyHash);
   if (!known) {
     const ticket = cache.ticket();
     const rows: Array<{ id: string; workspace_id: string; scopes: string[]; plan: string; last_used_at: Date | null }> =
-      await em.getConnection().execute(
+      await db.execute(
         `select k.id, k.workspace_id, k.scopes, w.plan, k.last_used_at
          from api_keys k join workspaces w on w.id = k.workspace_id
          where k.key_hash = ? and k.revoked_at is null`,
@@ -44,7 +48,7 @@ export async function resolveApiKey(em: EntityManager, plaintext: string, cache:
   // lastUsedAt is informational: write it at most once a minute, not on every request.
   if (Date.now() - known.lastUsedWrittenAt > 60_000) {
     known.lastUsedWrittenAt = Date.now();
-    await em.nativeUpdate(ApiKey, { id: known.keyId }, { lastUsedAt: new Date() });
+    await db.execute(`update api_keys set last_used_at = ? where id = ?`, [new Date(), known.keyId]);
   }
   return known;
 }

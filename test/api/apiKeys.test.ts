@@ -183,7 +183,7 @@ describe('API keys', () => {
       const owner = await signUp(h);
       const key = await createKey(h, owner, ['keys:manage']);
       const em = h.orm.em.fork();
-      const resolved = await resolveApiKey(em, key, cache);
+      const resolved = await resolveApiKey(em.getConnection(), key, cache);
       expect(cache.get(sha256Hex(key))).toEqual(resolved);
 
       const conn = em.getConnection();
@@ -198,7 +198,7 @@ describe('API keys', () => {
       await listener.ready();
       expect(states.at(-1)).toBe(true);
       expect(cache.get(sha256Hex(key))).toBeUndefined();
-      await resolveApiKey(em, key, cache);
+      await resolveApiKey(em.getConnection(), key, cache);
       expect(cache.get(sha256Hex(key))).toBeDefined();
       // listening again: a revocation made by anyone, even by hand, is heard
       await conn.execute('update api_keys set revoked_at = now() where key_hash = ?', [sha256Hex(key)]);
@@ -207,7 +207,7 @@ describe('API keys', () => {
         async () => cache.get(sha256Hex(key)),
         (k) => k === undefined,
       );
-      await expect(resolveApiKey(em, key, cache)).rejects.toMatchObject({ code: 'unauthorized' });
+      await expect(resolveApiKey(em.getConnection(), key, cache)).rejects.toMatchObject({ code: 'unauthorized' });
     } finally {
       await listener.close();
     }
