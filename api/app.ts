@@ -173,13 +173,14 @@ export function createApp(deps: AppDeps): {
   // With N trusted proxy hops, ctx.ip is the X-Forwarded-For entry N from the right (docs/api/limits.md).
   const hops = deps.config.trustProxyHops;
   const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
-  const hub = new RunEventHub(deps.config.databaseUrl, deps.logger);
+  // One LISTEN connection per process (platform/database/listener.ts) for the event streams and the key cache,
+  // which trusts itself only while it listens.
+  const listener = new PgListener(deps.config.databaseUrl, deps.logger);
+  const hub = new RunEventHub(listener);
   const models = deps.models ?? createModelRegistry(deps.config.openai);
   const rateLimits = new RateLimitStore();
   // One storage for the routes and the public face, which stores an app submission's files.
   const storage = deps.storage ?? createStorage(deps.config.storageUrl);
-  // One LISTEN connection per process (platform/database/listener.ts); the key cache trusts itself only while it listens.
-  const listener = new PgListener(deps.config.databaseUrl, deps.logger);
   const apiKeys = new ApiKeyCache(listener);
   const routes = declareRoutes({ ...deps, models, hub, rateLimits, storage, apiKeys });
   // API keys' limits are spent from small leases of the shared counter (api/keyRateLimit.ts).
@@ -215,7 +216,8 @@ export function createApp(deps: AppDeps): {
     router,
     close: async () => {
       keyLimits.close();
-      await Promise.all([hub.close(), listener.close()]);
+      hub.close();
+      await listener.close();
     },
   };
 }
