@@ -1,4 +1,3 @@
-import { RequestContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import Koa from 'koa';
 import type { Orm } from '../db/orm';
@@ -11,8 +10,10 @@ import { accessLog } from './middleware/accessLog';
 import { errorHandler } from './middleware/errors';
 import { requestId } from './middleware/requestId';
 import { buildOpenApi } from './openapi';
+import { KeyRateLimiter } from './keyRateLimit';
 import { RateLimitStore } from './rateLimitStore';
 import { ApiKeyCache } from '../domain/identity/apiKeyCache';
+import { PgListener } from '../platform/database/listener';
 import { buildRouter, notFound } from './router';
 import { apiKeyRoutes } from './routes/apiKeys';
 import { consoleAuthRoutes } from './routes/consoleAuth';
@@ -88,7 +89,9 @@ export interface AppDeps {
 export const API_VERSION = '0.1.0';
 
 /** Every declared route of the API, in one list: the router and the OpenAPI document both read it. */
-export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: RateLimitStore }): RouteDef[] {
+export function declareRoutes(
+  deps: AppDeps & { hub: RunEventHub; rateLimits: RateLimitStore; apiKeys: ApiKeyCache },
+): RouteDef[] {
   const routes: RouteDef[] = [];
   const models = deps.models ?? createModelRegistry(deps.config.openai);
   const tools = createToolRegistry({
@@ -105,7 +108,7 @@ export function declareRoutes(deps: AppDeps & { hub: RunEventHub; rateLimits: Ra
   routes.push(
     ...healthRoutes({ temporal: deps.temporal, logger: deps.logger, openapi }),
     ...consoleAuthRoutes({ config: deps.config, mailer: deps.mailer }),
-    ...apiKeyRoutes(),
+    ...apiKeyRoutes({ apiKeys: deps.apiKeys }),
     ...catalogRoutes({ models }),
     ...agentRoutes({ models, tools }),
     ...agentVersionRoutes({ models, tools }),
@@ -170,24 +173,35 @@ export function createApp(deps: AppDeps): {
   // With N trusted proxy hops, ctx.ip is the X-Forwarded-For entry N from the right (docs/api/limits.md).
   const hops = deps.config.trustProxyHops;
   const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
-  const hub = new RunEventHub(deps.config.databaseUrl, deps.logger);
+  // One LISTEN connection per process (platform/database/listener.ts) for the event streams and the key cache,
+  // which trusts itself only while it listens.
+  const listener = new PgListener(deps.config.databaseUrl, deps.logger);
+  const hub = new RunEventHub(listener);
   const models = deps.models ?? createModelRegistry(deps.config.openai);
   const rateLimits = new RateLimitStore();
   // One storage for the routes and the public face, which stores an app submission's files.
   const storage = deps.storage ?? createStorage(deps.config.storageUrl);
-  const routes = declareRoutes({ ...deps, models, hub, rateLimits, storage });
-  const router = buildRouter(routes, { config: deps.config, rateLimits, apiKeys: new ApiKeyCache() });
+  const apiKeys = new ApiKeyCache(listener);
+  const routes = declareRoutes({ ...deps, models, hub, rateLimits, storage, apiKeys });
+  // API keys' limits are spent from small leases of the shared counter (api/keyRateLimit.ts).
+  const keyLimits = new KeyRateLimiter(deps.orm.em);
+  const router = buildRouter(routes, { config: deps.config, rateLimits, keyLimits, apiKeys });
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));
-  // One EntityManager fork per request.
-  app.use((ctx, next) =>
-    RequestContext.create(deps.orm.em, async () => {
-      ctx.state.em = RequestContext.getEntityManager() as EntityManager;
-      await next();
-    }),
-  );
+  // One EntityManager per request, forked only when the request first uses it: an API key request to
+  // GET /v1/runs/{id} runs its statements on `db` and never needs one (bench/README.md, case 4).
+  const db = deps.orm.em.getConnection();
+  app.use((ctx, next) => {
+    let em: EntityManager | undefined;
+    Object.defineProperty(ctx.state, 'em', {
+      enumerable: true,
+      get: () => (em ??= deps.orm.em.fork()),
+    });
+    ctx.state.db = db;
+    return next();
+  });
   // The console's static files (docs/console.md): before the router, and only under /console/.
   app.use(consoleStatic(deps.config));
   // Published apps' public pages (docs/api/apps.md): no credential, outside the /v1 router.
@@ -196,5 +210,14 @@ export function createApp(deps: AppDeps): {
   app.use(router.routes());
   // Koa's own error event would print stacks for errors we already rendered; our middleware logs them.
   app.silent = true;
-  return { app, routes, router, close: () => hub.close() };
+  return {
+    app,
+    routes,
+    router,
+    close: async () => {
+      keyLimits.close();
+      hub.close();
+      await listener.close();
+    },
+  };
 }

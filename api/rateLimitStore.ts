@@ -27,30 +27,6 @@ export class RateLimitStore {
     return rows[0];
   }
 
-  /**
-   * Counts one request of an API key, in the same statement that checks the key still holds (not
-   * revoked, its workspace still there) and reads its workspace's plan, whose limit applies: one round
-   * trip per request, and a key revoked on any replica is refused by every other at once. Null when the
-   * key no longer holds; such a request is not counted.
-   */
-  async hitKey(em: EntityManager, keyId: string): Promise<(RateLimitCount & { plan: string }) | null> {
-    const rows: Array<{ plan: string; count: number; reset: number }> = await em.getConnection().execute(
-      `with k as (
-         select w.plan from api_keys k join workspaces w on w.id = k.workspace_id
-         where k.id = ? and k.revoked_at is null
-       ), b as (
-         insert into rate_limit_buckets (bucket, window_start, count)
-         select ?, date_trunc('minute', now()), 1 from k
-         on conflict (bucket, window_start) do update set count = rate_limit_buckets.count + 1
-         returning count, ceil(extract(epoch from (window_start + interval '1 minute' - now())))::int as reset
-       )
-       select k.plan, b.count, b.reset from k cross join b`,
-      [keyId, `key:${keyId}`],
-    );
-    if (++this.hits % 500 === 0) this.sweep(em);
-    return rows[0] ?? null;
-  }
-
   // Old windows are useless; drop them now and then instead of on every request.
   private sweep(em: EntityManager): void {
     em.getConnection()

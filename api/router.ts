@@ -9,12 +9,14 @@ import { jsonBody } from './middleware/jsonBody';
 import { validate } from './middleware/validate';
 import type { ApiKeyCache } from '../domain/identity/apiKeyCache';
 import type { Config } from '../platform/config';
+import type { KeyRateLimiter } from './keyRateLimit';
 import type { RateLimitStore } from './rateLimitStore';
 import type { RouteDef } from './routes/route';
 
 export interface RouterDeps {
   config: Config;
   rateLimits: RateLimitStore;
+  keyLimits: KeyRateLimiter;
   apiKeys: ApiKeyCache;
 }
 

@@ -1,10 +1,11 @@
 import type { Middleware } from 'koa';
-import { PLAN_ENTITLEMENTS, type Plan } from '../../db/entities/Workspace';
+import { PLAN_ENTITLEMENTS } from '../../db/entities/Workspace';
 import type { ApiKeyCache, KnownKey } from '../../domain/identity/apiKeyCache';
 import { requireScope, resolveApiKey, sessionIdentity } from '../../domain/identity/credentials';
 import type { Config } from '../../platform/config';
 import type { AppContext, AppState, Identity } from '../context';
 import { errors } from '../../domain/errors';
+import type { KeyRateLimiter } from '../keyRateLimit';
 import type { RateLimitStore } from '../rateLimitStore';
 import { enforceRateLimit, setRateLimitHeaders } from './rateLimit';
 import type { Access } from '../routes/route';
@@ -15,6 +16,7 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 interface AuthDeps {
   config: Config;
   rateLimits: RateLimitStore;
+  keyLimits: KeyRateLimiter;
   apiKeys: ApiKeyCache;
 }
 
@@ -26,19 +28,18 @@ interface AuthDeps {
 export function authorize(access: Access, deps: AuthDeps): Middleware<AppState> {
   return async (ctx, next) => {
     if (access.auth === 'public') return next();
-    const em = ctx.state.em;
     const bearer = bearerToken(ctx);
     const cookie = ctx.cookies.get(SESSION_COOKIE);
 
     let identity: Identity;
     if (bearer !== undefined) {
-      const key = await resolveApiKey(em, bearer, deps.apiKeys);
-      identity = await countKeyRequest(ctx, deps.rateLimits, key);
+      const key = await resolveApiKey(ctx.state.db, bearer, deps.apiKeys);
+      identity = await countKeyRequest(ctx, deps.keyLimits, key);
       // A key on a console route is a valid credential in the wrong place: 403, not 401.
       if (access.auth === 'session') throw errors.forbidden('Console routes accept a session only');
     } else if (cookie) {
       // X-Workspace-Id picks the workspace; without it, the caller's first workspace.
-      identity = await sessionIdentity(em, cookie, ctx.get('X-Workspace-Id'));
+      identity = await sessionIdentity(ctx.state.em, cookie, ctx.get('X-Workspace-Id'));
       // per user, so opening more sessions buys no more requests
       await enforceRateLimit(ctx, deps.rateLimits, `user:${identity.userId}`, deps.config.sessionRatePerMin);
     } else {
@@ -61,17 +62,11 @@ function bearerToken(ctx: AppContext): string | undefined {
   return match[1];
 }
 
-/**
- * The key's request counted against its workspace plan's per-minute limit (429 over it), which also
- * proves the key still holds (401 once revoked, on every replica at once).
- */
-async function countKeyRequest(ctx: AppContext, store: RateLimitStore, key: KnownKey): Promise<Identity> {
-  const counted = await store.hitKey(ctx.state.em, key.keyId);
-  if (!counted) throw errors.unauthorized('Invalid API key');
-  const plan = (counted.plan in PLAN_ENTITLEMENTS ? counted.plan : 'free_trial') as Plan;
-  const limit = PLAN_ENTITLEMENTS[plan].apiRateLimitPerMin;
-  setRateLimitHeaders(ctx, limit, counted);
-  return { actor: 'api_key', workspaceId: key.workspaceId, keyId: key.keyId, scopes: key.scopes, plan };
+/** The key's request counted against its workspace plan's per-minute limit (429 over it). */
+async function countKeyRequest(ctx: AppContext, limits: KeyRateLimiter, key: KnownKey): Promise<Identity> {
+  const limit = PLAN_ENTITLEMENTS[key.plan].apiRateLimitPerMin;
+  setRateLimitHeaders(ctx, limit, await limits.take(key.keyId, limit));
+  return { actor: 'api_key', workspaceId: key.workspaceId, keyId: key.keyId, scopes: key.scopes, plan: key.plan };
 }
 
 /** CSRF: a session write that carries an Origin header must carry one of the configured console origins. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { createApiKey, listApiKeys, revokeApiKey, setApiKeySpendCap } from '../../domain/identity/apiKeys';
+import type { ApiKeyCache } from '../../domain/identity/apiKeyCache';
 import { pageQuery } from '../../domain/pagination';
 import { createApiKeyBody, apiKeyListOut, apiKeyOut, createdApiKeyOut, spendCapBody } from '../schemas/apiKeys';
 import { idParams } from '../schemas/common';
@@ -8,7 +9,7 @@ import { defineRoute, type RouteDef } from './route';
 type IdParams = z.infer<typeof idParams>;
 
 /** API keys (docs/api/identity.md): create (plaintext once), list, set a spend cap, revoke. Scope `keys:manage`. */
-export function apiKeyRoutes(): RouteDef[] {
+export function apiKeyRoutes(deps: { apiKeys: ApiKeyCache }): RouteDef[] {
   return [
     defineRoute<z.infer<typeof createApiKeyBody>>({
       method: 'POST',
@@ -60,6 +61,8 @@ export function apiKeyRoutes(): RouteDef[] {
       responses: { 204: { description: 'Revoked' } },
       async handler(ctx, { params }) {
         await revokeApiKey(ctx.state.em, ctx.state.identity!, params.id);
+        // at once here; the other replicas drop it when PostgreSQL's notice reaches them
+        deps.apiKeys.forgetKey(params.id);
         ctx.status = 204;
       },
     }),

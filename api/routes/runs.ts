@@ -65,7 +65,7 @@ export function runRoutes(deps: Deps): RouteDef[] {
       params: idParams,
       responses: { 200: { description: 'The run', schema: runOut } },
       async handler(ctx, { params }) {
-        ctx.body = await findRunView(ctx.state.em, ctx.state.identity!.workspaceId, params.id);
+        ctx.body = await findRunView(ctx.state.db, ctx.state.identity!.workspaceId, params.id);
       },
     }),
     defineRoute<undefined, undefined, IdParams>({

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa from 'koa';
+import { Pool } from 'pg';
 import { loadConfig } from '../../platform/config';
 import { startRunWorkflow } from '../../domain/runs/workflowStarter';
 import { createTemporal } from '../../platform/temporal';
@@ -8,7 +9,9 @@ import { createTemporal } from '../../platform/temporal';
 /**
  * The benchmark's bare server: a Koa app with no middleware, started like the API (its own `tsx`
  * process, `PORT`), so that HTTP, Koa and the process model cost the same on both sides.
- *   GET  /noop   → 200 {}           (baseline of GET /v1/runs/{id})
+ *   GET  /noop   → 200 {}           (baseline of GET /v1/runs/{id}: HTTP and Koa alone)
+ *   GET  /runs/:id → 200 the run row (baseline of GET /v1/runs/{id}: the one `select` the read needs,
+ *                  through `pg` with a pool as large as the API's; the necessary work, nothing else)
  *   POST /start  → 201 {}           (baseline of POST /v1/runs: the same Temporal start, nothing else)
  * BENCH_IDLE_QUEUE names the task queue /start uses (one no worker polls, like the API under test).
  */
@@ -21,9 +24,22 @@ async function main(): Promise<void> {
   const workspaceId = randomUUID();
   const agentId = randomUUID();
 
+  const db = new Pool({ connectionString: config.databaseUrl, max: config.dbPoolMax });
+
   const router = new Router();
   router.get('/noop', (ctx) => {
     ctx.body = {};
+  });
+  router.get('/runs/:id', async (ctx) => {
+    // the columns GET /v1/runs/{id} reads (domain/runs/find.ts), by id alone
+    const { rows } = await db.query(
+      `select id, agent_id, agent_version, status, input, output, error, pending_action, input_tokens, output_tokens,
+              cost_micros, metadata, created_at, updated_at, started_at, completed_at
+         from runs where id = $1`,
+      [ctx.params.id],
+    );
+    if (!rows[0]) ctx.status = 404;
+    else ctx.body = rows[0];
   });
   router.post('/start', async (ctx) => {
     // exactly the call the API makes, with the same deadline

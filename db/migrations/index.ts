@@ -26,6 +26,7 @@ import { Migration20261124100000 } from './Migration20261124100000';
 import { Migration20261124110000 } from './Migration20261124110000';
 import { Migration20261124120000 } from './Migration20261124120000';
 import { Migration20261124130000 } from './Migration20261124130000';
+import { Migration20261124140000 } from './Migration20261124140000';
 
 /**
  * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
@@ -60,4 +61,5 @@ export const migrationsList = [
   { name: 'Migration20261124110000', class: Migration20261124110000 },
   { name: 'Migration20261124120000', class: Migration20261124120000 },
   { name: 'Migration20261124130000', class: Migration20261124130000 },
+  { name: 'Migration20261124140000', class: Migration20261124140000 },
 ];

@@ -1,7 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, AbstractSqlConnection } from '@mikro-orm/postgresql';
 import { ApiKey } from '../../db/entities/ApiKey';
 import { Membership } from '../../db/entities/Membership';
 import { Session } from '../../db/entities/Session';
+import { PLAN_ENTITLEMENTS, type Plan } from '../../db/entities/Workspace';
 import { errors } from '../errors';
 import type { ApiKeyCache, KnownKey } from './apiKeyCache';
 import type { Identity } from './identity';
@@ -11,30 +12,43 @@ import { API_KEY_PREFIX, sha256Hex } from './secrets';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Which key a plaintext names: its id, workspace and scopes, from the process's cache or, the first
- * time, from its row. Throws `unauthorized` for a malformed or unknown key, or one revoked before this
- * process saw it; a key revoked later is refused by `countKeyRequest`, which every request goes through.
- * Records when the key was last used, at most once a minute.
+ * The key a plaintext names, if it holds (not revoked, its workspace still there), with its workspace's plan:
+ * from the process's cache (docs/api/limits.md) or else from its row, one round trip. Throws
+ * `unauthorized` for a malformed, unknown or revoked key. Records when the key was last used, at most
+ * once a minute.
  */
-export async function resolveApiKey(em: EntityManager, plaintext: string, cache: ApiKeyCache): Promise<KnownKey> {
+export async function resolveApiKey(
+  db: AbstractSqlConnection,
+  plaintext: string,
+  cache: ApiKeyCache,
+): Promise<KnownKey> {
   if (!plaintext.startsWith(API_KEY_PREFIX)) throw errors.unauthorized('Invalid API key');
   const keyHash = sha256Hex(plaintext);
   let known = cache.get(keyHash);
   if (!known) {
-    const key = await em.findOne(ApiKey, { keyHash, revokedAt: null });
-    if (!key) throw errors.unauthorized('Invalid API key');
+    const ticket = cache.ticket();
+    const rows: Array<{ id: string; workspace_id: string; scopes: string[]; plan: string; last_used_at: Date | null }> =
+      await db.execute(
+        `select k.id, k.workspace_id, k.scopes, w.plan, k.last_used_at
+         from api_keys k join workspaces w on w.id = k.workspace_id
+         where k.key_hash = ? and k.revoked_at is null`,
+        [keyHash],
+      );
+    const row = rows[0];
+    if (!row) throw errors.unauthorized('Invalid API key');
     known = {
-      keyId: key.id,
-      workspaceId: key.workspace.id,
-      scopes: key.scopes.filter(isScope),
-      lastUsedWrittenAt: key.lastUsedAt?.getTime() ?? 0,
+      keyId: row.id,
+      workspaceId: row.workspace_id,
+      scopes: row.scopes.filter(isScope),
+      plan: (row.plan in PLAN_ENTITLEMENTS ? row.plan : 'free_trial') as Plan,
+      lastUsedWrittenAt: row.last_used_at ? new Date(row.last_used_at).getTime() : 0,
     };
-    cache.remember(keyHash, known);
+    cache.remember(keyHash, known, ticket);
   }
   // lastUsedAt is informational: write it at most once a minute, not on every request.
   if (Date.now() - known.lastUsedWrittenAt > 60_000) {
     known.lastUsedWrittenAt = Date.now();
-    await em.nativeUpdate(ApiKey, { id: known.keyId }, { lastUsedAt: new Date() });
+    await db.execute(`update api_keys set last_used_at = ? where id = ?`, [new Date(), known.keyId]);
   }
   return known;
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, AbstractSqlConnection } from '@mikro-orm/postgresql';
 import { Run } from '../../db/entities/Run';
 import { RunStep } from '../../db/entities/RunStep';
 import { microsToUsd } from '../billing/money';
@@ -17,10 +17,11 @@ export async function findRun(em: EntityManager, workspaceId: string, id: string
 /**
  * `findRun` and `serializeRun` in one statement, without building the entity: `GET /v1/runs/{id}` is
  * the read that callers poll, and hydrating a run (identity map, change-set snapshot) cost more than the
- * query itself (bench/README.md, case 4). Same view, same 404.
+ * query itself (bench/README.md, case 4). Same view, same 404. On the shared connection: no
+ * EntityManager is needed, so the request forks none.
  */
-export async function findRunView(em: EntityManager, workspaceId: string, id: string): Promise<RunView> {
-  const rows: RunRow[] = await em.getConnection().execute(
+export async function findRunView(db: AbstractSqlConnection, workspaceId: string, id: string): Promise<RunView> {
+  const rows: RunRow[] = await db.execute(
     `select id, agent_id, agent_version, status, input, output, error, pending_action, input_tokens, output_tokens,
             cost_micros, metadata, ${iso('created_at')}, ${iso('updated_at')}, ${iso('started_at')},
             ${iso('completed_at')}

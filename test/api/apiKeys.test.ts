@@ -2,6 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../../domain/identity/secrets';
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
+import { ApiKeyCache } from '../../domain/identity/apiKeyCache';
+import { resolveApiKey } from '../../domain/identity/credentials';
+import { PgListener } from '../../platform/database/listener';
+import { createLogger } from '../../platform/logger';
+
+/** Calls `probe` until `done` holds of its answer, for at most `ms`; fails with the last answer otherwise. */
+async function pollUntil<T>(ms: number, probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > until) throw new Error(`not within ${ms} ms: ${String(value)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 // API keys (docs/api/identity.md): plaintext once, SHA-256 at rest, scopes, spend caps, revocation.
 describe('API keys', () => {
@@ -114,7 +129,7 @@ describe('API keys', () => {
     expect(list.apiKeys).toEqual([]);
   });
 
-  it('refuses a revoked key at once on another API replica that has already served it', async () => {
+  it('refuses a revoked key on another API replica that has already served it within a second', async () => {
     const replica = await startApi({}, { orm: h.orm, temporal: h.temporal });
     try {
       const owner = await signUp(h);
@@ -128,18 +143,73 @@ describe('API keys', () => {
         headers: { cookie: owner.cookie },
       });
       expect(del.status).toBe(204);
-      const other = await replica.request('/v1/api-keys', { headers: bearer(key) });
-      expect(other.status).toBe(401);
+      // the replica that revoked it refuses it at once
+      expect((await h.request('/v1/api-keys', { headers: bearer(key) })).status).toBe(401);
+      const other = await pollUntil(
+        1000,
+        () => replica.request('/v1/api-keys', { headers: bearer(key) }),
+        (r) => r.status === 401,
+      );
       expect((await other.json()).error.code).toBe('unauthorized');
-      // and a plan change is the limit of the very next request, on every replica
+      // and a plan change reaches the limit of the other replica, which remembers the key and its plan
       const fresh = await createKey(h, owner, ['keys:manage']);
       const before = await replica.request('/v1/api-keys', { headers: bearer(fresh) });
       expect(before.headers.get('ratelimit-limit')).toBe('30');
       await setPlan(h, owner.workspaceId, 'business');
-      const after = await replica.request('/v1/api-keys', { headers: bearer(fresh) });
-      expect(after.headers.get('ratelimit-limit')).toBe('300');
+      await pollUntil(
+        1000,
+        () => replica.request('/v1/api-keys', { headers: bearer(fresh) }),
+        (r) => r.headers.get('ratelimit-limit') === '300',
+      );
+      // a workspace deleted takes its keys with it, on every replica
+      await h.orm.em.fork().getConnection().execute('delete from workspaces where id = ?', [owner.workspaceId]);
+      await pollUntil(
+        1000,
+        () => replica.request('/v1/api-keys', { headers: bearer(fresh) }),
+        (r) => r.status === 401,
+      );
     } finally {
       await replica.close();
+    }
+  });
+
+  it('drops what it remembers when its LISTEN connection is lost, and remembers again once it listens', async () => {
+    const listener = new PgListener(h.config.databaseUrl, createLogger('silent'), { heartbeatMs: 100, maxLagMs: 400 });
+    const cache = new ApiKeyCache(listener);
+    const states: boolean[] = [];
+    listener.onStateChange((up) => states.push(up));
+    try {
+      await listener.ready();
+      const owner = await signUp(h);
+      const key = await createKey(h, owner, ['keys:manage']);
+      const em = h.orm.em.fork();
+      const resolved = await resolveApiKey(em.getConnection(), key, cache);
+      expect(cache.get(sha256Hex(key))).toEqual(resolved);
+
+      const conn = em.getConnection();
+      await conn.execute('select pg_terminate_backend(?)', [listener.backendPid]);
+      await pollUntil(
+        2000,
+        async () => states,
+        (s) => s.includes(false),
+      );
+      // while it does not listen, nothing is served from memory and nothing is remembered
+      expect(cache.get(sha256Hex(key))).toBeUndefined();
+      await listener.ready();
+      expect(states.at(-1)).toBe(true);
+      expect(cache.get(sha256Hex(key))).toBeUndefined();
+      await resolveApiKey(em.getConnection(), key, cache);
+      expect(cache.get(sha256Hex(key))).toBeDefined();
+      // listening again: a revocation made by anyone, even by hand, is heard
+      await conn.execute('update api_keys set revoked_at = now() where key_hash = ?', [sha256Hex(key)]);
+      await pollUntil(
+        1000,
+        async () => cache.get(sha256Hex(key)),
+        (k) => k === undefined,
+      );
+      await expect(resolveApiKey(em.getConnection(), key, cache)).rejects.toMatchObject({ code: 'unauthorized' });
+    } finally {
+      await listener.close();
     }
   });
 

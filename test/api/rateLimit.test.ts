@@ -2,6 +2,17 @@ import { startApi, type Harness } from '../helpers/harness';
 import { clientSubject } from '../../api/middleware/rateLimit';
 import { bearer, createKey, freshRateWindow, sessionCookie, setPlan, signUp } from '../helpers/factories';
 
+/** Calls `probe` until `done` holds of its answer, for at most `ms`. */
+async function pollUntil<T>(ms: number, probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > until) throw new Error(`not within ${ms} ms: ${String(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 // docs/api/limits.md: per-key per-minute limits from the plan, in a store every replica shares.
 describe('per-key rate limit', () => {
   let h: Harness;
@@ -66,18 +77,58 @@ describe('per-key rate limit', () => {
     }
   });
 
-  it('counts across API replicas: two processes share one counter per key', async () => {
+  it('counts across API replicas: two processes share one counter per key, and idle leases go back', async () => {
     const replica = await startApi();
     try {
       const owner = await signUp(h);
       const key = await createKey(h, owner, ['keys:manage']);
+      const keyId = (await (await h.request('/v1/api-keys', { headers: { cookie: owner.cookie } })).json()).apiKeys[0]
+        .id;
+      const counted = async () =>
+        (
+          await h.orm.em
+            .fork()
+            .getConnection()
+            .execute(`select coalesce(sum(count), 0)::int as n from rate_limit_buckets where bucket = ?`, [
+              `key:${keyId}`,
+            ])
+        )[0].n;
       await freshRateWindow(20);
       const first = await burst(h, key, 15);
+      // the tokens h leased and did not spend go back to the shared counter once idle
+      await pollUntil(5000, counted, (n) => n === 15);
       const second = await burst(replica, key, 15);
       expect([...first, ...second].every((r) => r.status === 200)).toBe(true);
       expect(second[14].headers.get('ratelimit-remaining')).toBe('0');
       expect((await h.request('/v1/api-keys', { headers: bearer(key) })).status).toBe(429);
       expect((await replica.request('/v1/api-keys', { headers: bearer(key) })).status).toBe(429);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('admits exactly the limit of parallel requests spread over two replicas, the rest 429 with Retry-After', async () => {
+    const replica = await startApi();
+    try {
+      const owner = await signUp(h);
+      const key = await createKey(h, owner, ['keys:manage']);
+      await freshRateWindow(20);
+      const all = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => (i % 2 ? replica : h).request('/v1/api-keys', { headers: bearer(key) })),
+      );
+      const ok = all.filter((r) => r.status === 200);
+      const limited = all.filter((r) => r.status === 429);
+      expect(ok).toHaveLength(30);
+      expect(limited).toHaveLength(30);
+      for (const r of limited) expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      for (const r of ok) {
+        const remaining = Number(r.headers.get('ratelimit-remaining'));
+        expect(remaining).toBeGreaterThanOrEqual(0);
+        expect(remaining).toBeLessThan(30);
+      }
+      // a further burst on either replica is refused too: the window's allowance is spent
+      for (const api of [h, replica])
+        expect((await api.request('/v1/api-keys', { headers: bearer(key) })).status).toBe(429);
     } finally {
       await replica.close();
     }
