@@ -13,6 +13,8 @@ import { createTemporal } from '../../platform/temporal';
  *   GET  /runs/:id → 200 the run row (baseline of GET /v1/runs/{id}: the one `select` the read needs,
  *                  through `pg` with a pool as large as the API's; the necessary work, nothing else)
  *   POST /start  → 201 {}           (baseline of POST /v1/runs: the same Temporal start, nothing else)
+ *   POST /start-durable → 201 {}    (baseline of POST /v1/runs: the necessary work, nothing else: the run
+ *                  recorded in one durable commit, its input row inserted through `pg`, then the same start)
  * BENCH_IDLE_QUEUE names the task queue /start uses (one no worker polls, like the API under test).
  */
 async function main(): Promise<void> {
@@ -25,6 +27,11 @@ async function main(): Promise<void> {
   const agentId = randomUUID();
 
   const db = new Pool({ connectionString: config.databaseUrl, max: config.dbPoolMax });
+  // A table of the baseline's own, so its rows never mix with the service's.
+  await db.query(
+    `create table if not exists bench_baseline_runs (
+       id uuid primary key, workspace_id uuid not null, input jsonb not null, created_at timestamptz not null default now())`,
+  );
 
   const router = new Router();
   router.get('/noop', (ctx) => {
@@ -46,6 +53,19 @@ async function main(): Promise<void> {
     await temporal.call(() =>
       startRunWorkflow(temporal.client, temporalConfig, { id: randomUUID(), workspaceId, agentId }),
     );
+    ctx.status = 201;
+    ctx.body = {};
+  });
+  router.post('/start-durable', async (ctx) => {
+    // A run must be recorded before its workflow starts (or be lost when the start is not answered): one
+    // commit, then the start. Everything else POST /v1/runs does is the service's own cost.
+    const id = randomUUID();
+    await db.query('insert into bench_baseline_runs (id, workspace_id, input) values ($1, $2, $3)', [
+      id,
+      workspaceId,
+      '{"text":"hello"}',
+    ]);
+    await temporal.call(() => startRunWorkflow(temporal.client, temporalConfig, { id, workspaceId, agentId }));
     ctx.status = 201;
     ctx.body = {};
   });
