@@ -35,7 +35,7 @@ export function createWebhookActivities(
       // Alive while attempts hang or wait for the process's limit, not only as each one ends.
       const beat = setInterval(() => ctx.heartbeat(), 5_000);
       try {
-        return await makeFirstAttempts(orm.em.fork(), ids, {
+        return await makeFirstAttempts(orm.em.fork(), run.workspaceId, ids, {
           ...opts,
           workspaceSlots,
           limiter: firstAttempts,
@@ -45,7 +45,6 @@ export function createWebhookActivities(
         clearInterval(beat);
       }
     },
-
 
     async claimDeliverySlot(deliveryId: string): Promise<void> {
       // Busy: fail at once, handing the activity slot back; the retry (no history event) asks again.
@@ -77,8 +76,5 @@ export function createWebhookActivities(
     async failDelivery(deliveryId: string): Promise<void> {
       await failDelivery(orm.em.fork(), deliveryId);
     },
-  } satisfies Pick<
-    WebhookActivities,
-    'fanOutFirstAttempts' | 'claimDeliverySlot' | 'deliverWebhook' | 'failDelivery'
-  >;
+  } satisfies Pick<WebhookActivities, 'fanOutFirstAttempts' | 'claimDeliverySlot' | 'deliverWebhook' | 'failDelivery'>;
 }

@@ -121,11 +121,16 @@ describe('webhook first attempts in the fan-out', () => {
         progress: () => undefined,
         allowPrivate: true,
       };
-      const first = await makeFirstAttempts(h.orm.em.fork(), ids, deps);
+      const first = await makeFirstAttempts(h.orm.em.fork(), workspaceId, ids, deps);
       expect(first).toEqual({ succeeded: 1, gone: 0, retry: [ids[0]], queued: [] });
       expect(rx.received.map((r) => r.headers['x-svc-delivery'])).toEqual([ids[1]]);
       // and once more: delivery b succeeded, a still waits for attempt 2; nothing is sent
-      const again = await makeFirstAttempts(h.orm.em.fork(), await recordRunDeliveries(h.orm.em.fork(), run), deps);
+      const again = await makeFirstAttempts(
+        h.orm.em.fork(),
+        workspaceId,
+        await recordRunDeliveries(h.orm.em.fork(), run),
+        deps,
+      );
       expect(again).toEqual({ succeeded: 0, gone: 0, retry: [ids[0]], queued: [] });
       expect(rx.received).toHaveLength(1);
     } finally {
