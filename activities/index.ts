@@ -61,7 +61,7 @@ export function createActivities(deps: ActivityDeps) {
       models: deps.models,
       adapters: createChannelAdapters({ orm: deps.orm, config: deps.config }),
     }),
-    /** The fan-out workflow's first activity: a delivery row per matching subscription. */
+    /** The fan-out of histories from before the first attempts moved in (fanOutFirstAttempts, webhook queue). */
     async fanOutWebhooks(run: AnnouncedRun): Promise<string[]> {
       return recordRunDeliveries(deps.orm.em.fork(), run);
     },
@@ -75,6 +75,7 @@ export function createDeliveryActivities(deps: Pick<ActivityDeps, 'config' | 'or
       orm: deps.orm,
       allowPrivate: deps.config.allowPrivateWebhooks,
       workspaceSlots: deps.config.webhookWorkspaceSlots,
+      concurrency: deps.config.webhookConcurrency,
       resolver: createResolver(deps.config.dnsServers),
     }),
     ...outputActivities(deps),

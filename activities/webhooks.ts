@@ -2,8 +2,10 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
 import type { Orm } from '../db/orm';
 import { attemptDelivery, failDelivery, type DeliveryOptions } from '../domain/webhooks/delivery';
+import { recordRunDeliveries } from '../domain/webhooks/dispatch';
+import { Limiter, makeFirstAttempts, type FirstAttempts } from '../domain/webhooks/firstAttempts';
 import { claimDeliverySlot } from '../domain/webhooks/slots';
-import type { WebhookActivities } from '../workflows/activityTypes';
+import type { AnnouncedRun, WebhookActivities } from '../workflows/activityTypes';
 
 /** ApplicationFailure types of the delivery activities. */
 export const WebhookFailure = {
@@ -16,12 +18,34 @@ export const WebhookFailure = {
 } as const;
 
 /**
- * The activities of the webhook task queue: a workspace delivery slot, one delivery attempt, and the
- * mark of a delivery that failed. `workspaceSlots`: SVC_WEBHOOK_WORKSPACE_SLOTS.
+ * The activities of the webhook task queue: the fan-out with every first attempt, a workspace delivery
+ * slot, one delivery attempt, and the mark of a delivery that failed. `workspaceSlots`:
+ * SVC_WEBHOOK_WORKSPACE_SLOTS; `concurrency`: SVC_WEBHOOK_CONCURRENCY, which also bounds the first
+ * attempts the fan-outs of this process make at once.
  */
-export function createWebhookActivities(deps: { orm: Orm; workspaceSlots: number } & DeliveryOptions) {
-  const { orm, workspaceSlots, ...opts } = deps;
+export function createWebhookActivities(
+  deps: { orm: Orm; workspaceSlots: number; concurrency: number } & DeliveryOptions,
+) {
+  const { orm, workspaceSlots, concurrency, ...opts } = deps;
+  const firstAttempts = new Limiter(Math.max(1, concurrency));
   return {
+    async fanOutFirstAttempts(run: AnnouncedRun): Promise<FirstAttempts> {
+      const ids = await recordRunDeliveries(orm.em.fork(), run);
+      const ctx = Context.current();
+      // Alive while attempts hang or wait for the process's limit, not only as each one ends.
+      const beat = setInterval(() => ctx.heartbeat(), 5_000);
+      try {
+        return await makeFirstAttempts(orm.em.fork(), run.workspaceId, ids, {
+          ...opts,
+          workspaceSlots,
+          limiter: firstAttempts,
+          progress: () => ctx.heartbeat(),
+        });
+      } finally {
+        clearInterval(beat);
+      }
+    },
+
     async claimDeliverySlot(deliveryId: string): Promise<void> {
       // Busy: fail at once, handing the activity slot back; the retry (no history event) asks again.
       // Benign: waiting its turn is expected, so the worker logs it at debug level only.
@@ -34,8 +58,9 @@ export function createWebhookActivities(deps: { orm: Orm; workspaceSlots: number
       }
     },
 
-    async deliverWebhook(deliveryId: string): Promise<void> {
-      const result = await attemptDelivery(orm.em.fork(), deliveryId, Context.current().info.attempt, opts);
+    async deliverWebhook(deliveryId: string, priorAttempts = 0): Promise<void> {
+      const attempt = priorAttempts + Context.current().info.attempt;
+      const result = await attemptDelivery(orm.em.fork(), deliveryId, attempt, opts);
       if (result.outcome === 'subscription_gone') {
         throw ApplicationFailure.create({
           type: WebhookFailure.subscriptionGone,
@@ -51,5 +76,5 @@ export function createWebhookActivities(deps: { orm: Orm; workspaceSlots: number
     async failDelivery(deliveryId: string): Promise<void> {
       await failDelivery(orm.em.fork(), deliveryId);
     },
-  } satisfies Pick<WebhookActivities, 'claimDeliverySlot' | 'deliverWebhook' | 'failDelivery'>;
+  } satisfies Pick<WebhookActivities, 'fanOutFirstAttempts' | 'claimDeliverySlot' | 'deliverWebhook' | 'failDelivery'>;
 }

@@ -70,6 +70,8 @@ async function main(): Promise<void> {
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     SVC_ALLOW_PRIVATE_WEBHOOKS: '1',
     SVC_SIGNUP_RATE_PER_MIN: '10000',
+    // case 5 subscribes 100 receivers in one workspace (the default cap is 25)
+    SVC_MAX_WEBHOOKS: '100',
   };
   const started = new Date();
   const machineAtStart = machine();

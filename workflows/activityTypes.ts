@@ -77,13 +77,30 @@ export interface AnnouncedRun {
   pendingAction: PendingAction | null;
 }
 
+/**
+ * What the fan-out's first attempts came to. `retry`: attempt 1 failed (logged), attempts 2 and 3 follow
+ * on the usual path; `queued`: not attempted (every workspace slot was taken), the usual path makes all 3.
+ */
+export interface FirstAttempts {
+  succeeded: number;
+  /** Subscriptions deleted or disabled since the deliveries were recorded: marked failed, nothing sent. */
+  gone: number;
+  retry: string[];
+  queued: string[];
+}
+
 export interface WebhookActivities {
   /** The fan-out's first step: a delivery row per matching subscription; the pending ones' ids. */
   fanOutWebhooks(run: AnnouncedRun): Promise<string[]>;
+  /**
+   * The fan-out as one step: records the deliveries and makes every first attempt concurrently; the
+   * ones whose attempt 1 failed (`retry`) or that waited for a workspace slot (`queued`) are left.
+   */
+  fanOutFirstAttempts(run: AnnouncedRun): Promise<FirstAttempts>;
   /** Takes one of the workspace's delivery slots; throws at once, to be retried, while all are taken. */
   claimDeliverySlot(deliveryId: string): Promise<void>;
-  /** One attempt; throws to make Temporal retry. */
-  deliverWebhook(deliveryId: string): Promise<void>;
+  /** One attempt, numbered `priorAttempts` + Temporal's attempt; throws to make Temporal retry. */
+  deliverWebhook(deliveryId: string, priorAttempts?: number): Promise<void>;
   /** Marks a delivery whose attempts are used up as failed. */
   failDelivery(deliveryId: string): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { AnnouncedRun, WebhookActivities } from './activityTypes';
 
 /**
@@ -25,9 +25,26 @@ function deliveryActivities(deliveryQueue?: string) {
     startToCloseTimeout: '30 seconds',
     retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
   });
-  /** One delivery: a workspace slot, its 3 attempts, then `failed` in the log if none succeeded. */
-  return async (deliveryId: string): Promise<'succeeded' | 'failed'> => {
+  // Attempts 2 and 3 of a delivery whose attempt 1 the fan-out made: 2 s apart (the 1 s before attempt 2
+  // is the workflow's timer), numbered after the first.
+  const { deliverWebhook: deliverLater } = proxyActivities<WebhookActivities>({
+    taskQueue: deliveryQueue,
+    startToCloseTimeout: '10 seconds',
+    retry: { maximumAttempts: 2, initialInterval: '2 seconds', backoffCoefficient: 2 },
+  });
+  /**
+   * One delivery: a workspace slot, its 3 attempts, then `failed` in the log if none succeeded.
+   * `afterFirst`: attempt 1 was made (and failed) in the fan-out, so only attempts 2 and 3 are left.
+   */
+  return async (deliveryId: string, afterFirst = false): Promise<'succeeded' | 'failed'> => {
     try {
+      if (afterFirst) {
+        await sleep('1 second');
+        // the slot attempt 1 took is still held; claiming it again renews it
+        await claimDeliverySlot(deliveryId);
+        await deliverLater(deliveryId, 1);
+        return 'succeeded';
+      }
       // Deliveries started before the slots existed go straight to their attempts.
       if (patched('webhook-workspace-slots')) await claimDeliverySlot(deliveryId);
       await deliverWebhook(deliveryId);
@@ -68,9 +85,31 @@ const { fanOutWebhooks } = proxyActivities<WebhookActivities>({
 });
 
 /**
+ * The fan-out with the first attempts in it, on the webhook queue: one activity records the deliveries
+ * and makes every first attempt at once in the worker, instead of one activity per subscriber queueing
+ * in Temporal. It heartbeats every 5 s and after each attempt; retried like the recording (no attempt
+ * limit), it skips the deliveries whose attempt 1 is already in the log. 10 s an attempt, at most
+ * SVC_WEBHOOK_WORKSPACE_SLOTS at once, at most SVC_MAX_WEBHOOKS of them: well inside 10 minutes.
+ */
+function fanOutFirstAttempts(deliveryQueue: string) {
+  return proxyActivities<WebhookActivities>({
+    taskQueue: deliveryQueue,
+    startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: '30 seconds',
+    retry: {
+      initialInterval: '1 second',
+      backoffCoefficient: 2,
+      maximumInterval: '30 seconds',
+      maximumAttempts: Infinity,
+    },
+  }).fanOutFirstAttempts;
+}
+
+/**
  * Turns one announced status change into its deliveries, off the run's path (the run pays one
- * workflow start at most): records them, then delivers to every subscriber at once, each delivery
- * its own activity with its own retries, so a slow receiver delays no other.
+ * workflow start at most): records them and makes every first attempt at once (fanOutFirstAttempts);
+ * each delivery left then goes on as its own activities with their own retries, so a slow receiver
+ * delays no other's attempts.
  */
 export async function webhookFanoutWorkflow({
   run,
@@ -80,7 +119,19 @@ export async function webhookFanoutWorkflow({
   deliveryQueue?: string;
 }): Promise<{ succeeded: number; failed: number }> {
   const deliver = deliveryActivities(deliveryQueue);
-  const outcomes = await Promise.all((await fanOutWebhooks(run)).map(deliver));
+  // Fan-outs started before the first attempts moved into the fan-out make them as their own activities.
+  if (deliveryQueue && patched('webhook-first-attempts-inline')) {
+    const first = await fanOutFirstAttempts(deliveryQueue)(run);
+    const later = await Promise.all([
+      ...first.retry.map((id) => deliver(id, true)),
+      ...first.queued.map((id) => deliver(id)),
+    ]);
+    return {
+      succeeded: first.succeeded + later.filter((o) => o === 'succeeded').length,
+      failed: first.gone + later.filter((o) => o === 'failed').length,
+    };
+  }
+  const outcomes = await Promise.all((await fanOutWebhooks(run)).map((id) => deliver(id)));
   return {
     succeeded: outcomes.filter((o) => o === 'succeeded').length,
     failed: outcomes.filter((o) => o === 'failed').length,

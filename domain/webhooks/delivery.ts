@@ -62,11 +62,23 @@ export async function attemptDelivery(
   if (!sub || sub.deletedAt || sub.status !== 'active') return { outcome: 'subscription_gone' };
   const body = await deliveryBody(em, delivery);
   await renewDeliverySlot(em, deliveryId);
-  const result = await signedPost(
-    { url: sub.url, secret: sub.secret, body, deliveryId: delivery.id, attempt, userAgent: 'svc-webhooks/1' },
-    opts,
-  );
-  await recordAttempt(em, deliveryId, result, result.error ? undefined : 'succeeded');
+  return sendAttempt(em, { deliveryId: delivery.id, url: sub.url, secret: sub.secret, body }, attempt, opts);
+}
+
+/**
+ * The attempt itself, for a delivery already loaded (and its slot held): the signed POST (the URL
+ * checked again, no redirect, 10 s) and its entry in the delivery log; a 2xx marks it `succeeded`.
+ * attemptDelivery and the fan-out's first attempts (firstAttempts.ts) both send this way.
+ * @throws only when the database fails
+ */
+export async function sendAttempt(
+  em: EntityManager,
+  target: { deliveryId: string; url: string; secret: string; body: string },
+  attempt: number,
+  opts: DeliveryOptions,
+): Promise<{ outcome: 'delivered' } | { outcome: 'attempt_failed'; error: string }> {
+  const result = await signedPost({ ...target, attempt, userAgent: 'svc-webhooks/1' }, opts);
+  await recordAttempt(em, target.deliveryId, result, result.error ? undefined : 'succeeded');
   return result.error ? { outcome: 'attempt_failed', error: result.error } : { outcome: 'delivered' };
 }
 

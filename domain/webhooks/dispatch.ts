@@ -105,28 +105,29 @@ export async function recordRunDeliveries(em: EntityManager, run: AnnouncedRun):
     `select id from webhook_events where run_id = ? and type = ? and event_key = ?`,
     [run.id, type, eventKey],
   );
-  for (const sub of subscriptions) {
-    const delivery = new WebhookDelivery(sub.id, run.workspaceId, run.id, type, eventKey, recorded.id);
-    await conn.execute(
-      `insert into webhook_deliveries (id, created_at, updated_at, subscription_id, workspace_id, run_id, type, event_key, event_id, status)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')
-       on conflict (subscription_id, run_id, type, event_key) do nothing`,
-      [
-        delivery.id,
-        delivery.createdAt,
-        delivery.createdAt,
-        sub.id,
-        run.workspaceId,
-        run.id,
-        type,
-        eventKey,
-        recorded.id,
-      ],
-    );
-  }
-  const rows: Array<{ id: string }> = await conn.execute(
+  // One statement for every subscriber: the first attempts wait for it.
+  const rows = subscriptions.map(
+    (sub) => new WebhookDelivery(sub.id, run.workspaceId, run.id, type, eventKey, recorded.id),
+  );
+  await conn.execute(
+    `insert into webhook_deliveries (id, created_at, updated_at, subscription_id, workspace_id, run_id, type, event_key, event_id, status)
+     values ${rows.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')").join(', ')}
+     on conflict (subscription_id, run_id, type, event_key) do nothing`,
+    rows.flatMap((d) => [
+      d.id,
+      d.createdAt,
+      d.createdAt,
+      d.subscriptionId,
+      run.workspaceId,
+      run.id,
+      type,
+      eventKey,
+      recorded.id,
+    ]),
+  );
+  const pending: Array<{ id: string }> = await conn.execute(
     `select id from webhook_deliveries where run_id = ? and type = ? and event_key = ? and status = 'pending' order by id`,
     [run.id, type, eventKey],
   );
-  return rows.map((r) => r.id);
+  return pending.map((r) => r.id);
 }

@@ -54,3 +54,44 @@ export async function renewDeliverySlot(em: EntityManager, deliveryId: string): 
       [SLOT_HOLD_SECONDS, deliveryId],
     );
 }
+
+/**
+ * claimDeliverySlot for many pending deliveries of one workspace in one transaction (the fan-out's first
+ * attempts): takes as many of the free slots as there are candidates, in order, and says which it got.
+ * Deliveries no longer pending or whose subscription is gone are in `gone` (nothing to send); the rest
+ * that found no free slot are in neither list.
+ * @throws only when the database fails
+ */
+export async function claimDeliverySlots(
+  em: EntityManager,
+  workspaceId: string,
+  deliveryIds: string[],
+  limit: number,
+): Promise<{ claimed: string[]; gone: string[] }> {
+  if (deliveryIds.length === 0) return { claimed: [], gone: [] };
+  return em.transactional(async (tx) => {
+    const rows: Array<{ id: string; live: boolean }> = await tx.execute(
+      `select d.id, d.status = 'pending' and s.deleted_at is null and s.status = 'active' as live
+       from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id
+       where d.id in (?)`,
+      [deliveryIds],
+    );
+    const live = new Set(rows.filter((r) => r.live).map((r) => r.id));
+    const gone = deliveryIds.filter((id) => !live.has(id));
+    const candidates = deliveryIds.filter((id) => live.has(id));
+    if (candidates.length === 0) return { claimed: [], gone };
+    await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`webhook-slots:${workspaceId}`]);
+    const [{ count }]: Array<{ count: string }> = await tx.execute(
+      `select count(*) from webhook_deliveries where workspace_id = ? and slot_until > now() and id not in (?)`,
+      [workspaceId, candidates],
+    );
+    const claimed = candidates.slice(0, Math.max(0, limit - Number(count)));
+    if (claimed.length > 0) {
+      await tx.execute(`update webhook_deliveries set slot_until = now() + make_interval(secs => ?) where id in (?)`, [
+        SLOT_HOLD_SECONDS,
+        claimed,
+      ]);
+    }
+    return { claimed, gone };
+  });
+}

@@ -4,7 +4,7 @@ import { sleep, startReceiver, until } from '../helpers/receiver';
 import { createAgent, createRun } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
 
-// The fan-out records the deliveries of an announced status change; that bookkeeping must outlast a long
+// The fan-out records the deliveries of an announced status change (and makes their first attempts); that bookkeeping must outlast a long
 // database outage, so its retry policy (as Temporal UI shows it on the activity) has no attempt limit.
 describe('webhook fan-out', () => {
   let h: Harness;
@@ -40,7 +40,7 @@ describe('webhook fan-out', () => {
       const history = await h.temporal.client.workflow.getHandle(workflowId!).fetchHistory();
       const scheduled = (history.events ?? [])
         .map((e) => e.activityTaskScheduledEventAttributes)
-        .find((a) => a?.activityType?.name === 'fanOutWebhooks');
+        .find((a) => a?.activityType?.name === 'fanOutFirstAttempts');
       expect(scheduled).toBeDefined();
       // 0 is "unlimited" in Temporal's retry policy.
       expect(scheduled!.retryPolicy?.maximumAttempts ?? 0).toBe(0);

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { recordRunDeliveries } from '../../domain/webhooks/dispatch';
+import { Limiter, makeFirstAttempts } from '../../domain/webhooks/firstAttempts';
+import type { Harness } from '../helpers/harness';
+import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
+import { sleep, startReceiver, until } from '../helpers/receiver';
+import { createAgent, createRun } from '../helpers/runs';
+import { startRunStack } from '../helpers/worker';
+
+// The fan-out makes every subscriber's first attempt itself, at once (docs/api/webhooks.md, "Delivery"),
+// with real receivers on 127.0.0.1; attempts 2 and 3 go on as before.
+describe('webhook first attempts in the fan-out', () => {
+  let h: Harness;
+  let stop: () => Promise<void>;
+  let auth: Record<string, string>;
+  let workspaceId: string;
+  let echo: { id: string };
+  const secret = 'whsec-0123456789abcdef';
+
+  beforeAll(async () => {
+    ({ h, stop } = await startRunStack({ allowPrivateWebhooks: true, maxWebhooks: 100, webhookWorkspaceSlots: 25 }));
+  }, 120_000);
+  afterAll(() => stop?.());
+
+  beforeEach(async () => {
+    const owner = await signUp(h);
+    workspaceId = owner.workspaceId;
+    await setPlan(h, owner.workspaceId, 'scale');
+    auth = bearer(await createKey(h, owner, ['webhooks:manage', 'runs:read', 'runs:write', 'agents:write']));
+    echo = await createAgent(h, auth, { presetId: 'general-assistant' });
+  });
+
+  const subscribe = async (url: string) => {
+    const res = await h.request('/v1/webhooks', {
+      method: 'POST',
+      headers: auth,
+      json: { url, events: ['run.succeeded'], secret },
+    });
+    expect(res.status).toBe(201);
+    return (await res.json()) as { id: string };
+  };
+  const deliveries = async (subId: string) =>
+    (await (await h.request(`/v1/webhooks/${subId}/deliveries`, { headers: auth })).json()).deliveries;
+
+  it('gives 100 subscribers their first attempt, each exactly once, never more than the workspace slots at once', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const rx = await startReceiver((_n, _req, res) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      // answers a little later, so attempts overlap
+      setTimeout(() => {
+        inFlight--;
+        res.end('ok');
+      }, 50);
+    });
+    try {
+      for (let i = 0; i < 100; i++) await subscribe(`${rx.url}?n=${i}`);
+      await createRun(h, auth, { agentId: echo.id, input: {} });
+      await until(() => rx.received.length >= 100, 60_000, '100 first attempts');
+      await sleep(1500);
+      expect(rx.received).toHaveLength(100);
+      expect(new Set(rx.received.map((r) => r.headers['x-svc-delivery'])).size).toBe(100);
+      expect(rx.received.every((r) => r.headers['x-svc-attempt'] === '1')).toBe(true);
+      // concurrent, yet bounded by SVC_WEBHOOK_WORKSPACE_SLOTS (25)
+      expect(most).toBeGreaterThan(1);
+      expect(most).toBeLessThanOrEqual(25);
+    } finally {
+      await rx.close();
+    }
+  }, 120_000);
+
+  it('numbers the attempts after a failed first one 2 and 3 in the header and the log', async () => {
+    const rx = await startReceiver((_n, _req, res) => {
+      res.statusCode = 503;
+      res.end();
+    });
+    try {
+      const sub = await subscribe(rx.url);
+      await createRun(h, auth, { agentId: echo.id, input: {} });
+      await until(() => rx.received.length === 3, 30_000, '3 attempts');
+      let log: { status: string; attempts: unknown[] } | undefined;
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(100)) {
+        [log] = await deliveries(sub.id);
+        if (log?.status === 'failed') break;
+      }
+      expect(rx.received.map((r) => r.headers['x-svc-attempt'])).toEqual(['1', '2', '3']);
+      expect(log).toMatchObject({ status: 'failed' });
+      expect(log!.attempts).toHaveLength(3);
+    } finally {
+      await rx.close();
+    }
+  }, 60_000);
+
+  it('a retried fan-out never sends attempt 1 again to a delivery whose log already has it', async () => {
+    const rx = await startReceiver();
+    try {
+      await subscribe(`${rx.url}?n=a`);
+      await subscribe(`${rx.url}?n=b`);
+      // A status change announced by hand, so no workflow of its own delivers it.
+      const run = {
+        id: randomUUID(),
+        workspaceId,
+        status: 'succeeded' as const,
+        output: null,
+        error: null,
+        pendingAction: null,
+      };
+      const ids = await recordRunDeliveries(h.orm.em.fork(), run);
+      expect(ids).toHaveLength(2);
+      // as if the first try crashed right after delivery a's attempt 1 failed and was logged
+      await h.orm.em
+        .getConnection()
+        .execute(`update webhook_deliveries set attempts = ?::jsonb where id = ?`, [
+          JSON.stringify([{ at: new Date().toISOString(), statusCode: 500, error: 'receiver answered 500' }]),
+          ids[0],
+        ]);
+      const deps = {
+        workspaceSlots: 25,
+        limiter: new Limiter(10),
+        progress: () => undefined,
+        allowPrivate: true,
+      };
+      const first = await makeFirstAttempts(h.orm.em.fork(), workspaceId, ids, deps);
+      expect(first).toEqual({ succeeded: 1, gone: 0, retry: [ids[0]], queued: [] });
+      expect(rx.received.map((r) => r.headers['x-svc-delivery'])).toEqual([ids[1]]);
+      // and once more: delivery b succeeded, a still waits for attempt 2; nothing is sent
+      const again = await makeFirstAttempts(
+        h.orm.em.fork(),
+        workspaceId,
+        await recordRunDeliveries(h.orm.em.fork(), run),
+        deps,
+      );
+      expect(again).toEqual({ succeeded: 0, gone: 0, retry: [ids[0]], queued: [] });
+      expect(rx.received).toHaveLength(1);
+    } finally {
+      await rx.close();
+    }
+  });
+});
