@@ -3,7 +3,8 @@ import { loadConfig } from '../platform/config';
 import { createTemporal } from '../platform/temporal';
 import { initOrm } from '../db/orm';
 import { createWorker } from '../worker/main';
-import { bareActivities } from './baseline/activities';
+import { Pool } from 'pg';
+import { bareActivities, durableActivities } from './baseline/activities';
 
 /**
  * The benchmark's worker process: the service's own worker (`createWorker`, as `npm run worker`
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
     namespace: config.temporal.namespace,
     taskQueue: bareQueue,
     workflowsPath: require.resolve('./baseline/workflows'),
-    activities: bareActivities,
+    activities: { ...bareActivities, ...durableActivities(new Pool({ connectionString: config.databaseUrl, max: 4 })) },
   });
   console.log('bench worker running');
   await Promise.all([service.run(), bare.run()]);

@@ -1,3 +1,5 @@
+import type { Pool } from 'pg';
+
 /** The baseline workflows' activities: they do nothing, so what remains is Temporal's own cost. */
 export const bareActivities = {
   async step(_index: number): Promise<void> {
@@ -6,3 +8,17 @@ export const bareActivities = {
 };
 
 export type BareActivities = typeof bareActivities;
+
+/**
+ * The activities of the necessary-work baseline: each records one status of a run in one durable commit
+ * (a row of the baseline's own table, `bench_baseline_runs`, written through `pg`), and nothing else.
+ */
+export function durableActivities(db: Pool) {
+  return {
+    async record(runId: string, status: string): Promise<void> {
+      await db.query('update bench_baseline_runs set status = $2 where id = $1', [runId, status]);
+    },
+  };
+}
+
+export type DurableActivities = ReturnType<typeof durableActivities>;

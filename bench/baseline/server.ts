@@ -30,7 +30,8 @@ async function main(): Promise<void> {
   // A table of the baseline's own, so its rows never mix with the service's.
   await db.query(
     `create table if not exists bench_baseline_runs (
-       id uuid primary key, workspace_id uuid not null, input jsonb not null, created_at timestamptz not null default now())`,
+       id uuid primary key, workspace_id uuid not null, input jsonb not null, status text not null default 'queued',
+       created_at timestamptz not null default now())`,
   );
 
   const router = new Router();

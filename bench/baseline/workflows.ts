@@ -1,5 +1,5 @@
 import { allHandlersFinished, condition, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { BareActivities } from './activities';
+import type { BareActivities, DurableActivities } from './activities';
 
 /*
  * The baselines of the benchmark: workflows with the same shape as a run (same number of activities
@@ -15,6 +15,21 @@ const { step } = proxyActivities<BareActivities>({
 /** A run of `builtin/echo` without the service: startRun, modelTurn, finishRun as three empty activities. */
 export async function bareRunWorkflow(activities: number): Promise<void> {
   for (let i = 0; i < activities; i++) await step(i);
+}
+
+const { record } = proxyActivities<DurableActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+/**
+ * A run of `builtin/echo` without the service but with the writes no durable run can skip: the same three
+ * activities, each recording the run's status in one commit (the client inserted its row before the start).
+ */
+export async function bareDurableRunWorkflow(runId: string): Promise<void> {
+  await record(runId, 'running');
+  await record(runId, 'turn');
+  await record(runId, 'succeeded');
 }
 
 /** Answers the pending question; completes once the workflow is running again (like the run's SSE event). */
