@@ -19,11 +19,12 @@ export async function appendRunEvent(
   const conn = em.getConnection();
   // Raw statements join the surrounding transaction only when handed its context explicitly.
   const trx = em.getTransactionContext();
+  // One round trip for both: the notification is queued by the statement and sent at commit either way.
   await conn.execute(
-    `insert into run_events (run_id, type, data) values (?, ?, ?::jsonb)`,
-    [runId, type, JSON.stringify(data)],
+    `with notified as (select pg_notify(?, ?))
+     insert into run_events (run_id, type, data) select ?, ?, ?::jsonb from notified`,
+    [RUN_EVENTS_CHANNEL, runId, runId, type, JSON.stringify(data)],
     'run',
     trx,
   );
-  await conn.execute(`select pg_notify(?, ?)`, [RUN_EVENTS_CHANNEL, runId], 'run', trx);
 }

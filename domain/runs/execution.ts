@@ -234,6 +234,12 @@ export type RunExecution = ReturnType<typeof createRunExecution>;
  */
 export async function applyTransition(em: EntityManager, runId: string, patch: TransitionPatch): Promise<Run> {
   const row = await em.findOneOrFail(Run, runId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  return transitionLocked(em, row, patch);
+}
+
+/** applyTransition for a row this transaction already holds locked (`select … for update`). */
+async function transitionLocked(em: EntityManager, row: Run, patch: TransitionPatch): Promise<Run> {
+  const runId = row.id;
   const nextPending = patch.pendingAction === undefined ? row.pendingAction : patch.pendingAction;
   if (TERMINAL.includes(row.status)) return row;
   if (row.status === patch.status && (row.pendingAction?.id ?? null) === (nextPending?.id ?? null)) return row;
@@ -263,5 +269,6 @@ export async function finishInTransaction(
     await settleRun(em, models, run);
     await em.flush();
   }
-  return applyTransition(em, runId, patch);
+  // The row is locked already: no second `select … for update`.
+  return transitionLocked(em, run, patch);
 }
