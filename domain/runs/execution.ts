@@ -149,11 +149,21 @@ export function createRunExecution(deps: RunExecutionDeps) {
      * agent version does not list rejects with ToolNotAllowed (its tokens still count), before any gate.
      * A turn the run's credits cannot cover rejects with InsufficientCredits before the call (domain/billing/holds.ts).
      */
-    async modelTurn(runId: string, index: number, req: ModelTurnRequest, signal: AbortSignal): Promise<TurnResult> {
+    async modelTurn(
+      runId: string,
+      index: number,
+      req: ModelTurnRequest,
+      signal: AbortSignal,
+      /** The tools the agent version lists, when the caller has just read them (else read here). */
+      listedNow?: Set<string>,
+    ): Promise<TurnResult> {
       const write = (fn: (em: EntityManager) => Promise<void>) => writeWaiting(signal, fn);
-      const listed = await listedTools(runId, signal);
-      await write((em) => coverNextTurn(em, deps.models, runId, req));
-      await write((em) => upsertStep(em, runId, index, 'model', 'running', { modelId: req.modelId }));
+      const listed = listedNow ?? (await listedTools(runId, signal));
+      // The credit hold and the running step commit together: a turn that cannot be covered records no step.
+      await write(async (em) => {
+        await coverNextTurn(em, deps.models, runId, req);
+        await upsertStep(em, runId, index, 'model', 'running', { modelId: req.modelId });
+      });
       const result = await deps.models.turn(
         {
           modelId: req.modelId,

@@ -27,18 +27,23 @@ export function createStoredTurns(deps: RunExecutionDeps, run: RunExecution) {
     untilDatabaseAnswers(() => orm.em.fork().transactional(fn), signal);
 
   /** What the model reads for the turn whose reply goes at `at`: the agent version, the input, the messages before. */
-  async function turnRequest(em: EntityManager, runId: string, at: number): Promise<ModelTurnRequest> {
+  async function turnRequest(
+    em: EntityManager,
+    runId: string,
+    at: number,
+  ): Promise<{ request: ModelTurnRequest; listed: Set<string> }> {
     const row = await em.findOne(Run, runId);
     if (!row) throw new RunNotExecutable('run row missing');
     const version = await em.findOne(AgentVersion, { agent: row.agentId, version: row.agentVersion });
     if (!version) throw new RunNotExecutable('agent version missing');
-    return {
+    const request = {
       modelId: version.modelId,
       instructions: version.instructions,
       input: row.input,
       messages: await loadConversation(em, runId, at),
       tools: deps.tools.specs(version.tools),
     };
+    return { request, listed: new Set(version.tools) };
   }
 
   return {
@@ -55,8 +60,8 @@ export function createStoredTurns(deps: RunExecutionDeps, run: RunExecution) {
     async nextTurn(runId: string, index: number, at: number, signal: AbortSignal): Promise<TurnDecision> {
       const stored = await read(signal, (em) => findMessage(em, runId, at));
       if (stored) return storedDecision(stored);
-      const request = await read(signal, (em) => turnRequest(em, runId, at));
-      const result = await run.modelTurn(runId, index, request, signal);
+      const { request, listed } = await read(signal, (em) => turnRequest(em, runId, at));
+      const result = await run.modelTurn(runId, index, request, signal, listed);
       if (result.kind === 'final') return { kind: 'final', output: result.output };
       if (result.kind === 'fail') return { kind: 'fail', message: result.message };
       const message: ChatMessage = { role: 'assistant', content: result.text ?? null, toolCalls: result.toolCalls };
