@@ -18,6 +18,22 @@ export interface ServiceWorker {
   getState(): ReturnType<Worker['getState']>;
 }
 
+/** The activities of the runs task queue with their dependencies, as the worker process builds them. */
+export function runsQueueActivities(config: Config, orm: Orm, temporal: Temporal) {
+  return createActivities({
+    config,
+    orm,
+    models: createModelRegistry(config.openai),
+    tools: createToolRegistry({
+      allowPrivate: config.allowPrivateEgress,
+      resolver: createResolver(config.dnsServers),
+      orm,
+      storage: createStorage(config.storageUrl),
+    }),
+    temporal,
+  });
+}
+
 /**
  * Builds the process's two Temporal workers: the runs task queue (the workflows and the runs'
  * activities) and the webhook task queue (delivery attempts), so deliveries have activity slots of
@@ -37,18 +53,7 @@ export async function createWorker(
     ...(opts.workflowBundle
       ? { workflowBundle: opts.workflowBundle }
       : { workflowsPath: require.resolve('../workflows') }),
-    activities: createActivities({
-      config,
-      orm,
-      models: createModelRegistry(config.openai),
-      tools: createToolRegistry({
-        allowPrivate: config.allowPrivateEgress,
-        resolver: createResolver(config.dnsServers),
-        orm,
-        storage: createStorage(config.storageUrl),
-      }),
-      temporal: opts.temporal,
-    }),
+    activities: runsQueueActivities(config, orm, opts.temporal),
   });
   const webhooks = await Worker.create({
     connection,

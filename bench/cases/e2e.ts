@@ -16,55 +16,40 @@ export const ECHO_RUN_ACTIVITIES = 3;
  */
 export async function e2eCase(ctx: BenchContext): Promise<CaseResult> {
   await ctx.pool.ensure(2 * 1000 * 2 * (ctx.seconds + ctx.warmupSeconds));
-  const service = (concurrency: number) =>
-    closedLoop({
-      concurrency,
-      seconds: ctx.seconds,
-      warmupSeconds: ctx.warmupSeconds,
-      operation: async () => {
-        const run = await expectStatus(201, `${ctx.apiUrl}/v1/runs`, {
-          headers: { authorization: ctx.pool.next() },
-          json: { agentId: ctx.echoAgentId, input: { text: 'hello' } },
-        });
-        const done = await waitForTerminal(ctx.apiUrl, run.id, { authorization: ctx.pool.next() });
-        if (done.status !== 'succeeded') throw new Error(`run ${run.id} ended ${done.status}`);
-      },
+  /** `operation` repeated by `concurrency` virtual users for the case's window. */
+  const loop = (operation: () => Promise<void>) => (concurrency: number) =>
+    closedLoop({ concurrency, seconds: ctx.seconds, warmupSeconds: ctx.warmupSeconds, operation });
+  const service = loop(async () => {
+    const run = await expectStatus(201, `${ctx.apiUrl}/v1/runs`, {
+      headers: { authorization: ctx.pool.next() },
+      json: { agentId: ctx.echoAgentId, input: { text: 'hello' } },
     });
-  const baseline = (concurrency: number) =>
-    closedLoop({
-      concurrency,
-      seconds: ctx.seconds,
-      warmupSeconds: ctx.warmupSeconds,
-      operation: async () => {
-        const handle = await ctx.client.workflow.start<typeof bareRunWorkflow>('bareRunWorkflow', {
-          taskQueue: ctx.bareQueue,
-          workflowId: `bare-run-${randomUUID()}`,
-          args: [ECHO_RUN_ACTIVITIES],
-        });
-        await handle.result();
-      },
+    const done = await waitForTerminal(ctx.apiUrl, run.id, { authorization: ctx.pool.next() });
+    if (done.status !== 'succeeded') throw new Error(`run ${run.id} ended ${done.status}`);
+  });
+  const baseline = loop(async () => {
+    const handle = await ctx.client.workflow.start<typeof bareRunWorkflow>('bareRunWorkflow', {
+      taskQueue: ctx.bareQueue,
+      workflowId: `bare-run-${randomUUID()}`,
+      args: [ECHO_RUN_ACTIVITIES],
     });
+    await handle.result();
+  });
   // The necessary work: the run's row committed before the start, and each activity one durable commit.
   const conn = ctx.orm.em.fork().getConnection();
-  const durable = (concurrency: number) =>
-    closedLoop({
-      concurrency,
-      seconds: ctx.seconds,
-      warmupSeconds: ctx.warmupSeconds,
-      operation: async () => {
-        const runId = randomUUID();
-        await conn.execute(
-          `insert into bench_baseline_runs (id, workspace_id, input) values (?, ?, '{"text":"hello"}')`,
-          [runId, runId],
-        );
-        const handle = await ctx.client.workflow.start<typeof bareDurableRunWorkflow>('bareDurableRunWorkflow', {
-          taskQueue: ctx.bareQueue,
-          workflowId: `bare-durable-run-${runId}`,
-          args: [runId],
-        });
-        await handle.result();
-      },
+  const durable = loop(async () => {
+    const runId = randomUUID();
+    await conn.execute(`insert into bench_baseline_runs (id, workspace_id, input) values (?, ?, '{"text":"hello"}')`, [
+      runId,
+      runId,
+    ]);
+    const handle = await ctx.client.workflow.start<typeof bareDurableRunWorkflow>('bareDurableRunWorkflow', {
+      taskQueue: ctx.bareQueue,
+      workflowId: `bare-durable-run-${runId}`,
+      args: [runId],
     });
+    await handle.result();
+  });
 
   const levels: Array<{ concurrency: number; service: Summary; baseline: Summary; durable: Summary }> = [];
   for (const concurrency of [1, ctx.concurrency]) {

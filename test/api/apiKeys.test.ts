@@ -1,22 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../../domain/identity/secrets';
 import { startApi, type Harness } from '../helpers/harness';
+import { pollUntil } from '../helpers/poll';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { ApiKeyCache } from '../../domain/identity/apiKeyCache';
 import { resolveApiKey } from '../../domain/identity/credentials';
 import { PgListener } from '../../platform/database/listener';
 import { createLogger } from '../../platform/logger';
-
-/** Calls `probe` until `done` holds of its answer, for at most `ms`; fails with the last answer otherwise. */
-async function pollUntil<T>(ms: number, probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`not within ${ms} ms: ${String(value)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 // API keys (docs/api/identity.md): plaintext once, SHA-256 at rest, scopes, spend caps, revocation.
 describe('API keys', () => {

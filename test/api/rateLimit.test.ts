@@ -1,17 +1,7 @@
 import { startApi, type Harness } from '../helpers/harness';
+import { pollUntil } from '../helpers/poll';
 import { clientSubject } from '../../api/middleware/rateLimit';
 import { bearer, createKey, freshRateWindow, sessionCookie, setPlan, signUp } from '../helpers/factories';
-
-/** Calls `probe` until `done` holds of its answer, for at most `ms`. */
-async function pollUntil<T>(ms: number, probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`not within ${ms} ms: ${String(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 // docs/api/limits.md: per-key per-minute limits from the plan, in a store every replica shares.
 describe('per-key rate limit', () => {
