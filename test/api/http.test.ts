@@ -243,8 +243,10 @@ describe('error middleware', () => {
     const { rows } = await victim.query('select pg_backend_pid() as pid');
     await admin.query('select pg_terminate_backend($1)', [rows[0].pid]);
     await admin.end();
+    // Which error the first queries get depends on when the driver notices the close (the server's
+    // FATAL message, ECONNRESET, ...); keep using the client until it calls itself not queryable.
     const broken: Error[] = [];
-    for (let i = 0; i < 2; i++)
+    while (broken.length < 10 && !/not queryable/.test(broken.at(-1)?.message ?? ''))
       broken.push(
         await victim.query('select 1').then(
           () => new Error('no failure'),
@@ -252,7 +254,7 @@ describe('error middleware', () => {
         ),
       );
     await victim.end().catch(() => undefined);
-    expect(broken[1].message).toMatch(/not queryable/);
+    expect(broken.at(-1)!.message).toMatch(/not queryable/);
 
     const app = new Koa();
     app.use(requestId() as Koa.Middleware);
@@ -263,7 +265,7 @@ describe('error middleware', () => {
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     try {
-      for (const i of [0, 1]) {
+      for (const i of broken.keys()) {
         const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/x?i=${i}`);
         expect([i, res.status]).toEqual([i, 503]);
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
