@@ -6,7 +6,7 @@ import path from 'node:path';
  * slow service. Linux only (/proc); elsewhere it reports nothing.
  *
  * Ours = this process, the PostgreSQL and Temporal of this data dir, and every descendant of the
- * three. Foreign = all busy CPU time minus ours.
+ * three, including descendants that have exited meanwhile. Foreign = all busy CPU time minus ours.
  */
 export interface CpuSample {
   at: number;
@@ -43,7 +43,10 @@ function treeCpu(roots: number[]): number {
       // the command name may contain spaces; the fields after its closing parenthesis are fixed
       const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       parent.set(Number(entry), Number(rest[1]));
-      cpu.set(Number(entry), (Number(rest[11]) + Number(rest[12])) * TICK_MS);
+      // utime + stime, plus cutime + cstime: the time of descendants that exited and were waited for
+      // (a case's own API or worker stopped before the second sample, a PostgreSQL backend that ended)
+      // lives on in its parent's, and would otherwise count as foreign
+      cpu.set(Number(entry), (Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14])) * TICK_MS);
     } catch {
       // the process ended meanwhile
     }
