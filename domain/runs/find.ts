@@ -1,11 +1,10 @@
 import type { EntityManager, AbstractSqlConnection } from '@mikro-orm/postgresql';
 import { Run } from '../../db/entities/Run';
 import { RunStep } from '../../db/entities/RunStep';
-import { microsToUsd } from '../billing/money';
 import { errors } from '../errors';
 import { decodePositionCursor, encodePositionCursor, findPage } from '../pagination';
 import type { RunStatus } from '../../workflows/messages';
-import type { RunView } from './presenters';
+import { presentRun, type RunFields, type RunView } from './presenters';
 
 /** Loads a run of the caller's workspace; another workspace's id is 404, never 403 (docs/api/errors.md). */
 export async function findRun(em: EntityManager, workspaceId: string, id: string): Promise<Run> {
@@ -21,54 +20,21 @@ export async function findRun(em: EntityManager, workspaceId: string, id: string
  * EntityManager is needed, so the request forks none.
  */
 export async function findRunView(db: AbstractSqlConnection, workspaceId: string, id: string): Promise<RunView> {
-  const rows: RunRow[] = await db.execute(
-    `select id, agent_id, agent_version, status, input, output, error, pending_action, input_tokens, output_tokens,
-            cost_micros, metadata, ${iso('created_at')}, ${iso('updated_at')}, ${iso('started_at')},
-            ${iso('completed_at')}
+  const rows: RunFields[] = await db.execute(
+    `select id, agent_id as "agentId", agent_version as "agentVersion", status, input, output, error,
+            pending_action as "pendingAction", input_tokens as "inputTokens", output_tokens as "outputTokens",
+            cost_micros::float8 as "costMicros", metadata, ${iso('created_at', 'createdAt')},
+            ${iso('updated_at', 'updatedAt')}, ${iso('started_at', 'startedAt')}, ${iso('completed_at', 'completedAt')}
        from runs where id = ? and workspace_id = ?`,
     [id, workspaceId],
   );
-  const r = rows[0];
-  if (!r) throw errors.notFound('Run');
-  return {
-    id: r.id,
-    agentId: r.agent_id,
-    agentVersion: r.agent_version,
-    status: r.status,
-    input: r.input,
-    output: r.output ?? null,
-    error: r.error ?? null,
-    pendingAction: r.pending_action ?? null,
-    usage: { inputTokens: r.input_tokens, outputTokens: r.output_tokens, costUsd: microsToUsd(Number(r.cost_micros)) },
-    metadata: r.metadata,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    startedAt: r.started_at,
-    completedAt: r.completed_at,
-  };
+  if (!rows[0]) throw errors.notFound('Run');
+  return presentRun(rows[0]);
 }
 
 // A timestamp as `Date#toISOString` writes it (times are stored to the millisecond).
-const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${column}`;
-
-interface RunRow {
-  id: string;
-  agent_id: string;
-  agent_version: number;
-  status: RunView['status'];
-  input: Record<string, unknown>;
-  output: unknown;
-  error: RunView['error'];
-  pending_action: RunView['pendingAction'];
-  input_tokens: number;
-  output_tokens: number;
-  cost_micros: string | number;
-  metadata: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-}
+const iso = (column: string, as: string) =>
+  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "${as}"`;
 
 /** A page of the workspace's runs, newest first, optionally by status and agent. */
 export async function listRuns(
