@@ -99,6 +99,9 @@ describe('runs on the Temporal side', () => {
     const run = await createRun(h, auth, { agentId: agent.id, input: {} });
     await waitForStatus(h, auth, run.id, 'succeeded');
     const handle = temporal.client.workflow.getHandle(`run-${run.id}`);
+    // The run's row says succeeded as soon as the final local activity commits, a moment before the
+    // workflow task that upserts the attribute completes: Temporal UI shows it once the workflow closed.
+    await handle.result();
     const description = await handle.describe();
     expect(description.taskQueue).toBe(h.config.temporal.taskQueue);
     expect(description.typedSearchAttributes.get(SvcWorkspaceId)).toBe(workspaceId);
