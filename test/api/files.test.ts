@@ -3,6 +3,7 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { checkMime } from '../../api/uploads';
 import { findWorkspaceFiles } from '../../domain/files/files';
 import { bearer, createKey, signUp } from '../helpers/factories';
 import { startApi, type Harness } from '../helpers/harness';
@@ -148,10 +149,10 @@ describe('files and folders', () => {
     const tail = ';a=""'.repeat(22) + 'x';
     const hostile = `${'a'.repeat(62)}/${'b'.repeat(255 - tail.length - 63)}${tail}`;
     expect(hostile).toHaveLength(255);
-    await expectError(uploadRaw(h, auth, one, { mime: 'not a type' }), 415); // warm: auth and the route
-    const started = performance.now();
     await expectError(uploadRaw(h, auth, one, { mime: hostile }), 415);
-    expect(performance.now() - started).toBeLessThan(100);
+    // No clock: judged 50 times over, a backtracking pattern (over a second each) outlasts the test's
+    // timeout by far, while a parser takes microseconds in all.
+    for (let i = 0; i < 50; i++) expect(checkMime(hostile)).toBeNull();
     for (const bad of [
       'text/plain;',
       'text/plain; charset',
@@ -169,7 +170,7 @@ describe('files and folders', () => {
       const content = await h.request(`/v1/files/${file.id}/content`, { headers: auth });
       expect(content.headers.get('content-type')).toBe(mime);
     }
-  });
+  }, 30_000);
 
   it('renames and moves files between folders and the root', async () => {
     const auth = await account(h);
