@@ -88,7 +88,7 @@ export async function makeFirstAttempts(
   let wake = () => undefined as void;
   const log = new AttemptLog(() => wake());
   const targets = deliveryIds.length ? await loadTargets(em, deliveryIds) : new Map<string, Target>();
-  let pending: string[] = [];
+  const pending: string[] = [];
   for (const id of deliveryIds) {
     const t = targets.get(id);
     // Finished in an earlier try of the fan-out (or the row is gone): nothing more to send.
@@ -124,10 +124,11 @@ export async function makeFirstAttempts(
     holders.add(p);
   };
   const claim = async () => {
-    const ask = pending.slice(0, Math.max(0, workspaceSlots - holders.size));
+    // out of `pending` while the claim runs, so a slot passed on meanwhile cannot take one of them too
+    const ask = pending.splice(0, Math.max(0, workspaceSlots - holders.size));
     const { claimed, gone } = await claimDeliverySlots(em.fork(), workspaceId, ask, workspaceSlots);
     const taken = new Set([...claimed, ...gone]);
-    pending = pending.filter((id) => !taken.has(id));
+    pending.unshift(...ask.filter((id) => !taken.has(id)));
     for (const id of gone) {
       outcome.set(id, 'gone');
       log.add(id, 'gone');
@@ -163,7 +164,7 @@ export async function makeFirstAttempts(
         // every slot is held by other deliveries of the workspace: these wait their turn as activities
         if (holders.size === 0 && log.size === 0) {
           for (const id of pending) outcome.set(id, 'queued');
-          pending = [];
+          pending.length = 0;
         }
         continue;
       }
