@@ -5,7 +5,7 @@ import {
   WebhookSubscription,
   type DeliveryAttempt,
 } from '../../db/entities/Webhook';
-import { signedPost, type DeliveryOptions } from './signedPost';
+import { signedPost, type DeliveryOptions, type SignedPostResult } from './signedPost';
 import { renewDeliverySlot } from './slots';
 
 export { ATTEMPT_TIMEOUT_MS, type DeliveryOptions } from './signedPost';
@@ -66,9 +66,21 @@ export async function attemptDelivery(
 }
 
 /**
+ * The signed POST of one attempt, not yet in the log: what sendAttempt sends, and the fan-out's first
+ * attempts, which log theirs in batches (attemptLog.ts). Never throws: a failure is in `error`.
+ */
+export function postAttempt(
+  target: { deliveryId: string; url: string; secret: string; body: string },
+  attempt: number,
+  opts: DeliveryOptions,
+): Promise<SignedPostResult> {
+  return signedPost({ ...target, attempt, userAgent: 'svc-webhooks/1' }, opts);
+}
+
+/**
  * The attempt itself, for a delivery already loaded (and its slot held): the signed POST (the URL
  * checked again, no redirect, 10 s) and its entry in the delivery log; a 2xx marks it `succeeded`.
- * attemptDelivery and the fan-out's first attempts (firstAttempts.ts) both send this way.
+ * attemptDelivery sends this way; the fan-out's first attempts (firstAttempts.ts) post the same way.
  * @throws only when the database fails
  */
 export async function sendAttempt(
@@ -77,7 +89,7 @@ export async function sendAttempt(
   attempt: number,
   opts: DeliveryOptions,
 ): Promise<{ outcome: 'delivered' } | { outcome: 'attempt_failed'; error: string }> {
-  const result = await signedPost({ ...target, attempt, userAgent: 'svc-webhooks/1' }, opts);
+  const result = await postAttempt(target, attempt, opts);
   await recordAttempt(em, target.deliveryId, result, result.error ? undefined : 'succeeded');
   return result.error ? { outcome: 'attempt_failed', error: result.error } : { outcome: 'delivered' };
 }

@@ -95,39 +95,57 @@ export async function recordRunDeliveries(em: EntityManager, run: AnnouncedRun):
     type,
     run: { id: run.id, status: run.status, output: run.output ?? null, error: run.error ?? null },
   });
-  await conn.execute(
-    `insert into webhook_events (id, created_at, updated_at, workspace_id, run_id, type, event_key, body)
-     values (?, ?, ?, ?, ?, ?, ?, ?)
-     on conflict (run_id, type, event_key) do nothing`,
-    [event.id, event.createdAt, event.createdAt, run.workspaceId, run.id, type, eventKey, event.body],
-  );
-  const [recorded]: Array<{ id: string }> = await conn.execute(
-    `select id from webhook_events where run_id = ? and type = ? and event_key = ?`,
-    [run.id, type, eventKey],
-  );
-  // One statement for every subscriber: the first attempts wait for it.
-  const rows = subscriptions.map(
-    (sub) => new WebhookDelivery(sub.id, run.workspaceId, run.id, type, eventKey, recorded.id),
-  );
-  await conn.execute(
-    `insert into webhook_deliveries (id, created_at, updated_at, subscription_id, workspace_id, run_id, type, event_key, event_id, status)
-     values ${rows.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')").join(', ')}
-     on conflict (subscription_id, run_id, type, event_key) do nothing`,
-    rows.flatMap((d) => [
-      d.id,
-      d.createdAt,
-      d.createdAt,
-      d.subscriptionId,
-      run.workspaceId,
+  // The event row, new or (a retried fan-out) the one recorded the first time, in one statement.
+  const findEvent = `select id from webhook_events where run_id = ? and type = ? and event_key = ?`;
+  let [recorded]: Array<{ id: string }> = await conn.execute(
+    `with added as (
+       insert into webhook_events (id, created_at, updated_at, workspace_id, run_id, type, event_key, body)
+       values (?, ?, ?, ?, ?, ?, ?, ?)
+       on conflict (run_id, type, event_key) do nothing returning id)
+     select id from added union all (${findEvent})`,
+    [event.id, event.createdAt, event.createdAt, run.workspaceId, run.id, type, eventKey, event.body].concat([
       run.id,
       type,
       eventKey,
-      recorded.id,
     ]),
   );
-  const pending: Array<{ id: string }> = await conn.execute(
-    `select id from webhook_deliveries where run_id = ? and type = ? and event_key = ? and status = 'pending' order by id`,
-    [run.id, type, eventKey],
+  // Inserted by a concurrent try after this statement began: committed by now.
+  recorded ??= ((await conn.execute(findEvent, [run.id, type, eventKey])) as Array<{ id: string }>)[0];
+  // One statement for every subscriber, which also says which deliveries of the event are still pending:
+  // the first attempts wait for it.
+  const rows = subscriptions.map(
+    (sub) => new WebhookDelivery(sub.id, run.workspaceId, run.id, type, eventKey, recorded.id),
   );
-  return pending.map((r) => r.id);
+  const findDeliveries = `select id, subscription_id, status from webhook_deliveries
+     where run_id = ? and type = ? and event_key = ?`;
+  let deliveries: Array<{ id: string; subscription_id: string; status: string }> = await conn.execute(
+    `with added as (
+       insert into webhook_deliveries (id, created_at, updated_at, subscription_id, workspace_id, run_id, type, event_key, event_id, status)
+       values ${rows.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')").join(', ')}
+       on conflict (subscription_id, run_id, type, event_key) do nothing
+       returning id, subscription_id, status)
+     select * from added union all (${findDeliveries})`,
+    rows
+      .flatMap((d) => [
+        d.id,
+        d.createdAt,
+        d.createdAt,
+        d.subscriptionId,
+        run.workspaceId,
+        run.id,
+        type,
+        eventKey,
+        recorded.id,
+      ])
+      .concat([run.id, type, eventKey]),
+  );
+  // A subscriber whose row neither statement part saw was recorded by a concurrent try meanwhile.
+  const seen = new Set(deliveries.map((d) => d.subscription_id));
+  if (subscriptions.some((sub) => !seen.has(sub.id))) {
+    deliveries = await conn.execute(findDeliveries, [run.id, type, eventKey]);
+  }
+  return deliveries
+    .filter((d) => d.status === 'pending')
+    .map((d) => d.id)
+    .sort();
 }

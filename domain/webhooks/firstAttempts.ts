@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { failDelivery, sendAttempt, type DeliveryOptions } from './delivery';
+import { AttemptLog } from './attemptLog';
+import { postAttempt, type DeliveryOptions } from './delivery';
 import { claimDeliverySlots } from './slots';
 import type { FirstAttempts } from '../../workflows/activityTypes';
 
@@ -25,11 +26,18 @@ export class Limiter {
   }
 }
 
+/**
+ * How often the log of the first attempts is written while attempts are in flight. Only the log waits
+ * (a slot passes to the next delivery at once); a held slot outlives this by far (slots.ts).
+ */
+const FLUSH_EVERY_MS = 20;
+
 type FirstOutcome = 'succeeded' | 'gone' | 'retry' | 'queued';
 
 interface Target {
   id: string;
   status: string;
+  live: boolean;
   attempts: number;
   url: string;
   secret: string;
@@ -39,8 +47,8 @@ interface Target {
 /** Every delivery with what its first attempt sends, in one query (the body: its event's, or its own). */
 async function loadTargets(em: EntityManager, deliveryIds: string[]): Promise<Map<string, Target>> {
   const rows: Target[] = await em.getConnection().execute(
-    `select d.id, d.status, jsonb_array_length(d.attempts) as attempts, s.url, s.secret,
-       coalesce(d.body, e.body) as body
+    `select d.id, d.status, s.deleted_at is null and s.status = 'active' as live,
+       jsonb_array_length(d.attempts) as attempts, s.url, s.secret, coalesce(d.body, e.body) as body
      from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id
        left join webhook_events e on e.id = d.event_id
      where d.id in (?)`,
@@ -52,14 +60,22 @@ async function loadTargets(em: EntityManager, deliveryIds: string[]): Promise<Ma
 /**
  * Makes the first attempt of every delivery in `deliveryIds` (one event's, of workspace `workspaceId`)
  * concurrently in this process, so the subscribers of one event do not queue behind one another in
- * Temporal (docs/api/webhooks.md, "How it runs"). Each is the attempt `deliverWebhook` makes (sendAttempt:
- * the URL checked again, signed, no redirect, 10 s, logged as attempt 1), after claiming its workspace
- * slot: at most `workspaceSlots` in flight (other fan-outs of the workspace count too), and never more
- * than `limiter` allows across the process. A delivery that finds no free slot while none of this
- * fan-out's own attempts is in flight is `queued`. A delivery whose log already holds an attempt (the
- * fan-out retried after a crash) is not attempted again as attempt 1: it is in `retry`. `progress` is
- * called after each attempt (the activity heartbeats).
- * @throws only when the database fails, once every attempt in flight is logged
+ * Temporal (docs/api/webhooks.md, "How it runs"). Each is the attempt `deliverWebhook` makes (the URL
+ * checked again, signed, no redirect, 10 s, logged as attempt 1), under one of its workspace's slots:
+ * at most `workspaceSlots` in flight (other fan-outs of the workspace count too), and never more than
+ * `limiter` allows across the process.
+ *
+ * The slots work as a pool: the fan-out claims as many as it can use in one transaction; a delivery
+ * that succeeds passes its slot straight to the next one waiting, without a statement in between (the
+ * workspace's count of held slots stays the same), and its log entry and the hand-over are written
+ * together with the other attempts that ended meanwhile, one statement per batch (attemptLog.ts). A
+ * delivery whose attempt 1 failed keeps its slot for attempts 2 and 3 (`retry`); the fan-out then
+ * claims again, once per batch written, while deliveries wait and it holds fewer than `workspaceSlots`.
+ * Deliveries that find no free slot while none of this fan-out's attempts is in flight are `queued`. A
+ * delivery whose log already holds an attempt (the fan-out retried after a crash) is not attempted again
+ * as attempt 1: it is in `retry`. `progress` is called after each attempt (the activity heartbeats).
+ * @throws only when the database fails, once every attempt in flight has ended (and is logged, unless
+ *   the database is still down)
  */
 export async function makeFirstAttempts(
   em: EntityManager,
@@ -69,61 +85,99 @@ export async function makeFirstAttempts(
 ): Promise<FirstAttempts> {
   const { workspaceSlots, limiter, progress, ...opts } = deps;
   const outcome = new Map<string, FirstOutcome>();
+  let wake = () => undefined as void;
+  const log = new AttemptLog(() => wake());
   const targets = deliveryIds.length ? await loadTargets(em, deliveryIds) : new Map<string, Target>();
-  let pending: string[] = [];
+  const pending: string[] = [];
   for (const id of deliveryIds) {
     const t = targets.get(id);
     // Finished in an earlier try of the fan-out (or the row is gone): nothing more to send.
     if (!t || t.status !== 'pending') outcome.set(id, t?.status === 'succeeded' ? 'succeeded' : 'gone');
     else if (t.attempts > 0) outcome.set(id, 'retry');
-    else pending.push(id);
+    else if (!t.live) {
+      outcome.set(id, 'gone');
+      log.add(id, 'gone');
+    } else pending.push(id);
   }
 
-  const inFlight = new Set<Promise<void>>();
   const errors: unknown[] = [];
-  const send = (t: Target) => {
-    const p: Promise<void> = limiter
-      .run(() => sendAttempt(em.fork(), { deliveryId: t.id, url: t.url, secret: t.secret, body: t.body }, 1, opts))
-      .then((r) => {
-        outcome.set(t.id, r.outcome === 'delivered' ? 'succeeded' : 'retry');
+  const holders = new Set<Promise<void>>();
+  /** One held slot: attempts deliveries one after another while they succeed and others wait. */
+  const hold = (first: Target) => {
+    const p = (async () => {
+      for (let t: Target | undefined = first; t;) {
+        const target = { deliveryId: t.id, url: t.url, secret: t.secret, body: t.body };
+        const result = await limiter.run(() => postAttempt(target, 1, opts));
+        outcome.set(t.id, result.error ? 'retry' : 'succeeded');
+        log.add(t.id, result.error ? 'attempted' : 'succeeded', result);
         progress();
-      })
-      .catch((err) => {
-        errors.push(err);
-      })
-      .finally(() => inFlight.delete(p));
-    inFlight.add(p);
-  };
-  try {
-    while (pending.length > 0 && errors.length === 0) {
-      const room = Math.max(0, workspaceSlots - inFlight.size);
-      if (room > 0) {
-        const { claimed, gone } = await claimDeliverySlots(
-          em.fork(),
-          workspaceId,
-          pending.slice(0, room),
-          workspaceSlots,
-        );
-        const taken = new Set([...claimed, ...gone]);
-        pending = pending.filter((id) => !taken.has(id));
-        for (const id of gone) {
-          await failDelivery(em.fork(), id);
-          outcome.set(id, 'gone');
-        }
-        for (const id of claimed) send(targets.get(id)!);
-        if (claimed.length === 0 && inFlight.size === 0 && gone.length === 0) {
-          // every slot is held by other deliveries of the workspace: these wait their turn as activities
-          for (const id of pending) outcome.set(id, 'queued');
-          pending = [];
-        }
-        if (claimed.length > 0 || gone.length > 0) continue;
+        // a failed attempt 1 keeps the slot for its attempts 2 and 3
+        if (result.error || errors.length > 0) return;
+        const next = pending.shift();
+        t = next === undefined ? undefined : targets.get(next);
+        if (t) log.add(t.id, 'holds');
       }
-      if (inFlight.size > 0) await Promise.race(inFlight);
+    })().finally(() => {
+      holders.delete(p);
+      wake();
+    });
+    holders.add(p);
+  };
+  const claim = async () => {
+    // out of `pending` while the claim runs, so a slot passed on meanwhile cannot take one of them too
+    const ask = pending.splice(0, Math.max(0, workspaceSlots - holders.size));
+    const { claimed, gone } = await claimDeliverySlots(em.fork(), workspaceId, ask, workspaceSlots);
+    const taken = new Set([...claimed, ...gone]);
+    pending.unshift(...ask.filter((id) => !taken.has(id)));
+    for (const id of gone) {
+      outcome.set(id, 'gone');
+      log.add(id, 'gone');
     }
+    for (const id of claimed) hold(targets.get(id)!);
+  };
+
+  try {
+    // claim when deliveries wait and slots may have freed: at the start, then after each batch written
+    let claimDue = true;
+    let flushedAt = 0;
+    while (errors.length === 0) {
+      if (log.size > 0) {
+        // while attempts go on, the log is written at most every FLUSH_EVERY_MS: more entries a statement
+        const early = FLUSH_EVERY_MS - (Date.now() - flushedAt);
+        if (holders.size > 0 && early > 0) {
+          let timer: NodeJS.Timeout | undefined;
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            timer = setTimeout(resolve, early);
+          });
+          clearTimeout(timer);
+          continue;
+        }
+        await log.flush(em);
+        flushedAt = Date.now();
+        claimDue = true;
+        continue;
+      }
+      if (claimDue && pending.length > 0 && holders.size < workspaceSlots) {
+        claimDue = false;
+        await claim();
+        // every slot is held by other deliveries of the workspace: these wait their turn as activities
+        if (holders.size === 0 && log.size === 0) {
+          for (const id of pending) outcome.set(id, 'queued');
+          pending.length = 0;
+        }
+        continue;
+      }
+      if (holders.size === 0 && pending.length === 0) break;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } catch (err) {
+    errors.push(err);
   } finally {
-    // a database failure fails the activity only once every attempt in flight is logged, so its retry
-    // finds them in the log instead of sending them again as attempt 1
-    await Promise.all(inFlight);
+    // a database failure fails the activity only once every attempt in flight has ended and is logged
+    // if the database allows, so its retry finds them in the log instead of sending them again as attempt 1
+    await Promise.all(holders);
+    if (errors.length > 0) await log.flush(em).catch(() => undefined);
   }
   if (errors.length > 0) throw errors[0];
   const ids = (o: FirstOutcome) => deliveryIds.filter((id) => outcome.get(id) === o);

@@ -59,7 +59,9 @@ export async function renewDeliverySlot(em: EntityManager, deliveryId: string): 
  * claimDeliverySlot for many pending deliveries of one workspace in one transaction (the fan-out's first
  * attempts): takes as many of the free slots as there are candidates, in order, and says which it got.
  * Deliveries no longer pending or whose subscription is gone are in `gone` (nothing to send); the rest
- * that found no free slot are in neither list.
+ * that found no free slot are in neither list. Three statements whatever the count: the workspace's lock,
+ * then one that checks, counts and claims (it runs after the lock, so it counts what the claims before
+ * it committed).
  * @throws only when the database fails
  */
 export async function claimDeliverySlots(
@@ -70,28 +72,27 @@ export async function claimDeliverySlots(
 ): Promise<{ claimed: string[]; gone: string[] }> {
   if (deliveryIds.length === 0) return { claimed: [], gone: [] };
   return em.transactional(async (tx) => {
-    const rows: Array<{ id: string; live: boolean }> = await tx.execute(
-      `select d.id, d.status = 'pending' and s.deleted_at is null and s.status = 'active' as live
-       from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id
-       where d.id in (?)`,
-      [deliveryIds],
-    );
-    const live = new Set(rows.filter((r) => r.live).map((r) => r.id));
-    const gone = deliveryIds.filter((id) => !live.has(id));
-    const candidates = deliveryIds.filter((id) => live.has(id));
-    if (candidates.length === 0) return { claimed: [], gone };
     await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`webhook-slots:${workspaceId}`]);
-    const [{ count }]: Array<{ count: string }> = await tx.execute(
-      `select count(*) from webhook_deliveries where workspace_id = ? and slot_until > now() and id not in (?)`,
-      [workspaceId, candidates],
+    const rows: Array<{ id: string; live: boolean; claimed: boolean }> = await tx.execute(
+      `with candidate as (
+         select d.id, c.ord, d.status = 'pending' and s.deleted_at is null and s.status = 'active' as live
+         from unnest(array[?]::uuid[]) with ordinality as c(id, ord)
+           join webhook_deliveries d on d.id = c.id join webhook_subscriptions s on s.id = d.subscription_id),
+       held as (
+         select count(*) as n from webhook_deliveries
+         where workspace_id = ? and slot_until > now() and id <> all(array[?]::uuid[])),
+       picked as (
+         select id from candidate where live order by ord limit greatest(0, ? - (select n from held))),
+       taken as (
+         update webhook_deliveries d set slot_until = now() + make_interval(secs => ?)
+         from picked where d.id = picked.id returning d.id)
+       select c.id, c.live, t.id is not null as claimed from candidate c left join taken t on t.id = c.id`,
+      [deliveryIds, workspaceId, deliveryIds, limit, SLOT_HOLD_SECONDS],
     );
-    const claimed = candidates.slice(0, Math.max(0, limit - Number(count)));
-    if (claimed.length > 0) {
-      await tx.execute(`update webhook_deliveries set slot_until = now() + make_interval(secs => ?) where id in (?)`, [
-        SLOT_HOLD_SECONDS,
-        claimed,
-      ]);
-    }
-    return { claimed, gone };
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return {
+      claimed: deliveryIds.filter((id) => byId.get(id)?.claimed),
+      gone: deliveryIds.filter((id) => !byId.get(id)?.live),
+    };
   });
 }

@@ -137,4 +137,92 @@ describe('webhook first attempts in the fan-out', () => {
       await rx.close();
     }
   });
+  it('passes slots from delivery to delivery without the workspace ever holding more than its slots', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const rx = await startReceiver((_n, _req, res) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res.end('ok');
+      }, 5);
+    });
+    const conn = h.orm.em.getConnection();
+    let mostHeld = 0;
+    let watching = true;
+    const watch = (async () => {
+      while (watching) {
+        const [{ held }] = await conn.execute(
+          `select count(*)::int as held from webhook_deliveries where workspace_id = ? and slot_until > now()`,
+          [workspaceId],
+        );
+        mostHeld = Math.max(mostHeld, held);
+      }
+    })();
+    try {
+      for (let i = 0; i < 60; i++) await subscribe(`${rx.url}?n=${i}`);
+      const run = {
+        id: randomUUID(),
+        workspaceId,
+        status: 'succeeded' as const,
+        output: null,
+        error: null,
+        pendingAction: null,
+      };
+      const ids = await recordRunDeliveries(h.orm.em.fork(), run);
+      const deps = { workspaceSlots: 7, limiter: new Limiter(50), progress: () => undefined, allowPrivate: true };
+      const first = await makeFirstAttempts(h.orm.em.fork(), workspaceId, ids, deps);
+      watching = false;
+      await watch;
+      expect(first).toEqual({ succeeded: 60, gone: 0, retry: [], queued: [] });
+      expect(rx.received).toHaveLength(60);
+      expect(most).toBeLessThanOrEqual(7);
+      expect(mostHeld).toBeLessThanOrEqual(7);
+      // every attempt in the log, every slot given back
+      const rows: Array<{ status: string; attempts: number; held: boolean }> = await conn.execute(
+        `select status, jsonb_array_length(attempts) as attempts, slot_until is not null as held
+         from webhook_deliveries where run_id = ?`,
+        [run.id],
+      );
+      expect(rows).toHaveLength(60);
+      expect(rows.every((r) => r.status === 'succeeded' && Number(r.attempts) === 1 && !r.held)).toBe(true);
+    } finally {
+      watching = false;
+      await watch;
+      await rx.close();
+    }
+  }, 60_000);
+
+  it('marks a delivery whose subscription was deleted before its attempt as gone, and sends it nothing', async () => {
+    const rx = await startReceiver();
+    try {
+      const kept = await subscribe(`${rx.url}?n=kept`);
+      const dropped = await subscribe(`${rx.url}?n=dropped`);
+      const run = {
+        id: randomUUID(),
+        workspaceId,
+        status: 'succeeded' as const,
+        output: null,
+        error: null,
+        pendingAction: null,
+      };
+      const ids = await recordRunDeliveries(h.orm.em.fork(), run);
+      expect((await h.request(`/v1/webhooks/${dropped.id}`, { method: 'DELETE', headers: auth })).status).toBe(204);
+      const deps = { workspaceSlots: 25, limiter: new Limiter(10), progress: () => undefined, allowPrivate: true };
+      const first = await makeFirstAttempts(h.orm.em.fork(), workspaceId, ids, deps);
+      expect(first).toEqual({ succeeded: 1, gone: 1, retry: [], queued: [] });
+      expect(rx.received.map((r) => r.headers['x-svc-delivery'])).toHaveLength(1);
+      const rows: Array<{ subscription_id: string; status: string; held: boolean }> = await h.orm.em
+        .getConnection()
+        .execute(
+          `select subscription_id, status, slot_until is not null as held from webhook_deliveries where run_id = ?`,
+          [run.id],
+        );
+      expect(rows.find((r) => r.subscription_id === dropped.id)).toMatchObject({ status: 'failed', held: false });
+      expect(rows.find((r) => r.subscription_id === kept.id)).toMatchObject({ status: 'succeeded', held: false });
+    } finally {
+      await rx.close();
+    }
+  });
 });
