@@ -44,7 +44,7 @@ export async function answerGate(
   answer: GateAnswer,
 ): Promise<Run> {
   // The claim and its signal's outbox row in one statement (its own transaction): the row is written
-  // only when the claim is, with the claimed action id in its call and key.
+  // only when the claim is, with the claimed action id in its call and in its key (as answerKey makes it).
   const entry = outboxEntry(signalCall(runId, '', answer), { held: true });
   const [rowId, createdAt, updatedAt, kind, call, subject, , leaseUntil, attempts] = outboxValues(entry);
   const [claimed] = await em.execute<Array<Record<string, unknown>>>(
