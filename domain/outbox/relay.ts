@@ -47,11 +47,38 @@ export function enqueue(
   call: OutboxCall,
   opts: { dedupeKey?: string; held?: boolean } = {},
 ): OutboxEntry {
+  const entry = outboxEntry(call, opts);
+  em.persist(entry);
+  return entry;
+}
+
+/**
+ * A row as {@link enqueue} adds it, not yet persisted: for a statement that inserts it itself with the
+ * change that owes the call (its columns and values: {@link OUTBOX_COLUMNS}, {@link outboxValues}).
+ */
+export function outboxEntry(call: OutboxCall, opts: { dedupeKey?: string; held?: boolean } = {}): OutboxEntry {
   const entry = new OutboxEntry(call);
   entry.dedupeKey = opts.dedupeKey ?? null;
   if (opts.held) entry.leaseUntil = new Date(Date.now() + LEASE_MS);
-  em.persist(entry);
   return entry;
+}
+
+/** The outbox columns a raw insert of an {@link outboxEntry} fills, in the order of {@link outboxValues}. */
+export const OUTBOX_COLUMNS = 'id, created_at, updated_at, kind, call, run_id, dedupe_key, lease_until, attempts';
+
+/** The values of an {@link outboxEntry} for {@link OUTBOX_COLUMNS} (`call` as JSON text: cast it `::jsonb`). */
+export function outboxValues(entry: OutboxEntry): unknown[] {
+  return [
+    entry.id,
+    entry.createdAt,
+    entry.updatedAt,
+    entry.kind,
+    JSON.stringify(entry.call),
+    entry.runId,
+    entry.dedupeKey,
+    entry.leaseUntil,
+    entry.attempts,
+  ];
 }
 
 /** The process's batch of done marks: holds nothing a crash could not lose (see DoneMarks). */

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Feedback } from '../../db/entities/Feedback';
 import { Run } from '../../db/entities/Run';
 import { OutboxEntry, type OutboxCall } from '../../db/entities/OutboxEntry';
-import { enqueue, relayNow, withdraw, type RelayDeps } from '../outbox/relay';
+import { enqueue, OUTBOX_COLUMNS, outboxEntry, outboxValues, relayNow, withdraw, type RelayDeps } from '../outbox/relay';
 import {
   TERMINAL_STATUSES,
   type ApprovePayload,
@@ -33,7 +33,7 @@ const GATE_STATUS = { input: 'needs_input', approve: 'needs_approval', review: '
  * accepted one gets the same result, whatever gate the run has reached since; any other answer that
  * finds no matching pending action is 409 `run.invalid_state`. Throws `unavailable` when Temporal does
  * not take the signal in time; the claim is then released so the caller can answer again. Returns the
- * run as it is after the signal.
+ * run as its claim left it.
  */
 export async function answerGate(
   deps: RelayDeps,
@@ -43,33 +43,55 @@ export async function answerGate(
   actionId: string | undefined,
   answer: GateAnswer,
 ): Promise<Run> {
-  const signal = await em.transactional(async (tx) => {
-    const claimed: Array<{ action_id: string }> = await tx.getConnection().execute(
-      `update runs set answered_action_id = pending_action->>'id', updated_at = now()
-       where id = ? and workspace_id = ? and status = ? and pending_action is not null
-         and (?::text is null or pending_action->>'id' = ?)
-         and answered_action_id is distinct from pending_action->>'id'
-       returning pending_action->>'id' as action_id`,
-      [runId, workspaceId, GATE_STATUS[answer.gate], actionId ?? null, actionId ?? null],
-      'all',
-      tx.getTransactionContext(),
-    );
-    if (claimed.length === 0) return null;
-    const id = claimed[0].action_id;
-    return { entry: enqueue(tx, signalCall(runId, id, answer), { dedupeKey: answerKey(runId, id), held: true }), id };
-  });
-  if (!signal) return retried(deps, em, workspaceId, runId, actionId, answer);
+  // The claim and its signal's outbox row in one statement (its own transaction): the row is written
+  // only when the claim is, with the claimed action id in its call and in its key (as answerKey makes it).
+  const entry = outboxEntry(signalCall(runId, '', answer), { held: true });
+  const [rowId, createdAt, updatedAt, kind, call, subject, , leaseUntil, attempts] = outboxValues(entry);
+  const [claimed] = await em.execute<Array<Record<string, unknown>>>(
+    `with claimed as (
+       update runs set answered_action_id = pending_action->>'id', updated_at = now()
+        where id = ? and workspace_id = ? and status = ? and pending_action is not null
+          and (?::text is null or pending_action->>'id' = ?)
+          and answered_action_id is distinct from pending_action->>'id'
+       returning *),
+     signal as (
+       insert into outbox (${OUTBOX_COLUMNS})
+       select ?, ?, ?, ?, jsonb_set(?::jsonb, '{payload,actionId}', to_jsonb(claimed.answered_action_id)), ?,
+              'answer:' || claimed.id || ':' || claimed.answered_action_id, ?, ? from claimed)
+     select * from claimed`,
+    [
+      runId,
+      workspaceId,
+      GATE_STATUS[answer.gate],
+      actionId ?? null,
+      actionId ?? null,
+      rowId,
+      createdAt,
+      updatedAt,
+      kind,
+      call,
+      subject,
+      leaseUntil,
+      attempts,
+    ],
+  );
+  if (!claimed) return retried(deps, em, workspaceId, runId, actionId, answer);
+  const id = claimed.answered_action_id as string;
+  entry.call = signalCall(runId, id, answer);
+  entry.dedupeKey = answerKey(runId, id);
   try {
-    await relayNow(deps, em, signal.entry);
+    await relayNow(deps, em, entry);
   } catch (err) {
     const undone = await em.transactional(async (tx) => {
-      if (!(await withdraw(tx, signal.entry.id))) return false;
-      await tx.nativeUpdate(Run, { id: runId, answeredActionId: signal.id }, { answeredActionId: null });
+      if (!(await withdraw(tx, entry.id))) return false;
+      await tx.nativeUpdate(Run, { id: runId, answeredActionId: id }, { answeredActionId: null });
       return true;
     });
     if (undone) throw err;
+    return em.fork().findOneOrFail(Run, runId);
   }
-  return em.fork().findOneOrFail(Run, runId);
+  // The run as the claim left it: the workflow takes the signal after this answer either way.
+  return em.map(Run, claimed);
 }
 
 const answerKey = (runId: string, actionId: string) => `answer:${runId}:${actionId}`;

@@ -1,19 +1,20 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AgentVersion } from '../../db/entities/Agent';
 import type { OutboxCall, OutboxEntry } from '../../db/entities/OutboxEntry';
 import { Run } from '../../db/entities/Run';
-import { enqueue, relayNow, relayPendingOfRun, withdraw } from '../outbox/relay';
+import { enqueue, outboxEntry, relayNow, relayPendingOfRun, withdraw } from '../outbox/relay';
 import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
 import { settleRun } from '../billing/charge';
-import { checkRunAllowed } from '../billing/runChecks';
+import { usdToMicros } from '../billing/money';
+import { estimateRunCostUsd } from '../models/registry';
 import { errors } from '../errors';
 import { findWorkspaceFiles } from '../files/files';
 import type { RunCreator } from '../identity/identity';
 import type { ModelRegistry } from '../models/registry';
 import { appendRunEvent } from './events';
-import { findAgent } from '../agents/find';
+import { findAgentForRun } from '../agents/find';
+import { insertRun, type WithRun } from './insertRun';
 import { requestHash } from '../idempotency/fingerprint';
 import { announcedRun } from '../webhooks/dispatch';
 import { serializeRun } from './presenters';
@@ -33,11 +34,7 @@ export interface CreateRunRequest {
   metadata: Record<string, unknown>;
 }
 
-/**
- * Rows that belong to the run from its first moment (an app's run token): written in the transaction that
- * inserts the run, after it, so the run never commits without them nor they without it.
- */
-export type WithRun = (tx: EntityManager, run: Run) => Promise<void> | void;
+export type { WithRun } from './insertRun';
 
 /** What an app's public submission adds to a run: rows of its transaction and the files they insert. */
 export interface RunExtras {
@@ -78,36 +75,25 @@ export async function createRun(
     if (prior) return { run: prior, created: false };
   }
 
-  const agent = await findAgent(em, identity.workspaceId, body.agentId);
+  const agent = await findAgentForRun(em, identity.workspaceId, body.agentId);
   const fileIds = (body.input.fileIds as string[] | undefined) ?? [];
   await checkFiles(em, identity.workspaceId, fileIds, insertedFileIds);
-  const version = await em.findOneOrFail(AgentVersion, { agent, version: agent.currentVersion });
-  const model = deps.models.get(version.modelId);
+  const model = deps.models.get(agent.modelId);
   if (!model) {
-    throw errors.validation([{ path: 'agentId', message: `The agent's model ${version.modelId} is not available` }]);
+    throw errors.validation([{ path: 'agentId', message: `The agent's model ${agent.modelId} is not available` }]);
   }
 
-  const run = new Run(identity.workspaceId, agent.id, agent.currentVersion, body.input, body.metadata);
+  const run = new Run(identity.workspaceId, agent.agentId, agent.version, body.input, body.metadata);
   run.idempotencyKey = key;
   run.requestHash = hash;
   if (identity.actor === 'api_key') run.apiKeyId = identity.keyId;
   else if (identity.actor === 'session') run.userId = identity.userId;
-  let start!: OutboxEntry;
+  const required = usdToMicros(estimateRunCostUsd(model, body.input));
+  run.heldMicros = required;
+  // The start of its workflow commits with the run, so neither exists without the other.
+  const start = outboxEntry(startCall(deps, run), { held: true });
   try {
-    await em.transactional(async (tx) => {
-      // The billing checks count what committed before them and hold the run's credits, so they run in
-      // the transaction that inserts.
-      await checkRunAllowed(tx, identity, model, body.input, deps.config, run);
-      tx.persist(run);
-      await tx.flush();
-      if (withRun) {
-        await withRun(tx, run);
-        await tx.flush();
-      }
-      await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
-      // The start of its workflow commits with the run, so neither exists without the other.
-      start = enqueue(tx, startCall(deps, run), { held: true });
-    });
+    await insertRun(em, identity, deps.config, run, start, required, withRun);
   } catch (err) {
     // Two concurrent creates with one key: the loser answers with the winner's run.
     if (key && err instanceof UniqueConstraintViolationException) {

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { OutboxEntry } from '../../db/entities/OutboxEntry';
+import type { Run } from '../../db/entities/Run';
+import type { Config } from '../../platform/config';
+import { callerChecks, insufficient, refusal, type CallerFacts } from '../billing/runChecks';
+import type { RunCreator } from '../identity/identity';
+import { OUTBOX_COLUMNS, outboxValues } from '../outbox/relay';
+import { RUN_EVENTS_CHANNEL } from './events';
+import { serializeRun } from './presenters';
+
+/**
+ * Rows that belong to the run from its first moment (an app's run token): written in the transaction that
+ * inserts the run, after it, so the run never commits without them nor they without it.
+ */
+export type WithRun = (tx: EntityManager, run: Run) => Promise<void> | void;
+
+/** How often a create whose checks passed retries when the balance moved under its update. */
+const ATTEMPTS = 5;
+
+/**
+ * Admits and inserts a new run in one statement (docs/api/runs.md, create): the caller's checks
+ * (domain/billing/runChecks.ts), the hold of `required` micro-USD off the workspace balance only when it
+ * covers it (docs/api/billing.md#holds), the run, its hold's ledger row, its first event (with the
+ * notification that wakes event streams) and `start`, the outbox row of its workflow's start. A single
+ * statement is its own transaction, so the run never commits without its hold, event or start, nor they
+ * without it. Only a caller that must be counted under a lock (an unverified session, a capped key) or
+ * rows of `withRun` make it a transaction of more statements. Throws the refusal of the first failing
+ * check; a second run under one Idempotency-Key fails with the unique violation of its insert.
+ */
+export async function insertRun(
+  em: EntityManager,
+  identity: RunCreator,
+  config: Config,
+  run: Run,
+  start: OutboxEntry,
+  required: number,
+  withRun?: WithRun,
+): Promise<void> {
+  let locked = callerChecks(identity, config, false).lock !== null;
+  for (let attempt = 1; ; attempt++) {
+    const checks = callerChecks(identity, config, locked);
+    const statement = admitStatement(run, start, required, checks);
+    const row =
+      checks.lock || withRun
+        ? await em.transactional(async (tx) => {
+            if (checks.lock) await tx.execute(checks.lock.sql, checks.lock.params);
+            const [admitted] = await tx.execute<AdmitRow[]>(statement.sql, statement.params);
+            if (admitted.inserted && withRun) {
+              // The run is in the transaction already: managed, rows of withRun may refer to it.
+              tx.merge(run);
+              await withRun(tx, run);
+              await tx.flush();
+            }
+            return admitted;
+          })
+        : (await em.execute<AdmitRow[]>(statement.sql, statement.params))[0];
+    if (row.inserted) return;
+    const balance = Number(row.balance);
+    const refused = refusal(identity, config, row, locked, required, balance);
+    if (refused === 'lock') locked = true;
+    else if (refused) throw refused;
+    else if (attempt >= ATTEMPTS) throw insufficient(required, balance);
+  }
+}
+
+interface AdmitRow extends CallerFacts {
+  inserted: boolean;
+  balance: string;
+}
+
+function admitStatement(
+  run: Run,
+  start: OutboxEntry,
+  required: number,
+  checks: ReturnType<typeof callerChecks>,
+): { sql: string; params: unknown[] } {
+  const now = run.createdAt;
+  const sql = `with facts as (${checks.facts.sql}),
+    hold as (
+      update workspaces set credit_balance_micros = credit_balance_micros - ?
+       where id = ? and credit_balance_micros >= ? and (select ${checks.pass.sql} from facts)
+      returning id),
+    run as (
+      insert into runs (id, created_at, updated_at, workspace_id, agent_id, agent_version, status, input, metadata,
+                        input_tokens, output_tokens, cost_micros, held_micros, api_key_id, user_id, idempotency_key,
+                        request_hash, origin)
+      select ?, ?, ?, hold.id, ?, ?, ?, ?::jsonb, ?::jsonb, 0, 0, 0, ?, ?, ?, ?, ?, ? from hold
+      returning id),
+    ledger as (
+      insert into ledger_entries (id, created_at, updated_at, workspace_id, kind, amount_micros, description, api_key_id, run_id)
+      select ?, ?, ?, ?, 'hold', ?, ?, ?, run.id from run where ?::bigint > 0),
+    event as (
+      insert into run_events (run_id, type, data)
+      select run.id, 'run.status', ?::jsonb from run cross join (select pg_notify(?, ?)) notified),
+    start as (
+      insert into outbox (${OUTBOX_COLUMNS})
+      select ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ? from run)
+    select exists (select 1 from run) as inserted, facts.*,
+           (select credit_balance_micros from workspaces where id = ?) as balance
+      from facts`;
+  const params = [
+    ...checks.facts.params,
+    required,
+    run.workspaceId,
+    required,
+    ...checks.pass.params,
+    run.id,
+    now,
+    now,
+    run.agentId,
+    run.agentVersion,
+    run.status,
+    JSON.stringify(run.input),
+    JSON.stringify(run.metadata),
+    required,
+    run.apiKeyId,
+    run.userId,
+    run.idempotencyKey,
+    run.requestHash,
+    run.origin,
+    randomUUID(),
+    now,
+    now,
+    run.workspaceId,
+    -required,
+    `Hold for run ${run.id}`,
+    run.apiKeyId,
+    required,
+    JSON.stringify(serializeRun(run)),
+    RUN_EVENTS_CHANNEL,
+    run.id,
+    ...outboxValues(start),
+    run.workspaceId,
+  ];
+  return { sql, params };
+}
