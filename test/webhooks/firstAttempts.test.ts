@@ -42,18 +42,33 @@ describe('webhook first attempts in the fan-out', () => {
   const deliveries = async (subId: string) =>
     (await (await h.request(`/v1/webhooks/${subId}/deliveries`, { headers: auth })).json()).deliveries;
 
-  it('gives 100 subscribers their first attempt, each exactly once, never more than the workspace slots at once', async () => {
+  /** A status change announced by hand (no workflow of its own delivers it). */
+  const handAnnounced = () => ({
+    id: randomUUID(),
+    workspaceId,
+    status: 'succeeded' as const,
+    output: null,
+    error: null,
+    pendingAction: null,
+  });
+
+  /** A receiver that answers each request `delayMs` later, so attempts overlap; `most` is the peak in flight. */
+  const overlappingReceiver = async (delayMs: number) => {
     let inFlight = 0;
-    let most = 0;
+    let peak = 0;
     const rx = await startReceiver((_n, _req, res) => {
       inFlight++;
-      most = Math.max(most, inFlight);
-      // answers a little later, so attempts overlap
+      peak = Math.max(peak, inFlight);
       setTimeout(() => {
         inFlight--;
         res.end('ok');
-      }, 50);
+      }, delayMs);
     });
+    return { rx, most: () => peak };
+  };
+
+  it('gives 100 subscribers their first attempt, each exactly once, never more than the workspace slots at once', async () => {
+    const { rx, most } = await overlappingReceiver(50);
     try {
       for (let i = 0; i < 100; i++) await subscribe(`${rx.url}?n=${i}`);
       await createRun(h, auth, { agentId: echo.id, input: {} });
@@ -63,8 +78,8 @@ describe('webhook first attempts in the fan-out', () => {
       expect(new Set(rx.received.map((r) => r.headers['x-svc-delivery'])).size).toBe(100);
       expect(rx.received.every((r) => r.headers['x-svc-attempt'] === '1')).toBe(true);
       // concurrent, yet bounded by SVC_WEBHOOK_WORKSPACE_SLOTS (25)
-      expect(most).toBeGreaterThan(1);
-      expect(most).toBeLessThanOrEqual(25);
+      expect(most()).toBeGreaterThan(1);
+      expect(most()).toBeLessThanOrEqual(25);
     } finally {
       await rx.close();
     }
@@ -98,14 +113,7 @@ describe('webhook first attempts in the fan-out', () => {
       await subscribe(`${rx.url}?n=a`);
       await subscribe(`${rx.url}?n=b`);
       // A status change announced by hand, so no workflow of its own delivers it.
-      const run = {
-        id: randomUUID(),
-        workspaceId,
-        status: 'succeeded' as const,
-        output: null,
-        error: null,
-        pendingAction: null,
-      };
+      const run = handAnnounced();
       const ids = await recordRunDeliveries(h.orm.em.fork(), run);
       expect(ids).toHaveLength(2);
       // as if the first try crashed right after delivery a's attempt 1 failed and was logged
@@ -138,16 +146,7 @@ describe('webhook first attempts in the fan-out', () => {
     }
   });
   it('passes slots from delivery to delivery without the workspace ever holding more than its slots', async () => {
-    let inFlight = 0;
-    let most = 0;
-    const rx = await startReceiver((_n, _req, res) => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      setTimeout(() => {
-        inFlight--;
-        res.end('ok');
-      }, 5);
-    });
+    const { rx, most } = await overlappingReceiver(5);
     const conn = h.orm.em.getConnection();
     let mostHeld = 0;
     let watching = true;
@@ -162,14 +161,7 @@ describe('webhook first attempts in the fan-out', () => {
     })();
     try {
       for (let i = 0; i < 60; i++) await subscribe(`${rx.url}?n=${i}`);
-      const run = {
-        id: randomUUID(),
-        workspaceId,
-        status: 'succeeded' as const,
-        output: null,
-        error: null,
-        pendingAction: null,
-      };
+      const run = handAnnounced();
       const ids = await recordRunDeliveries(h.orm.em.fork(), run);
       const deps = { workspaceSlots: 7, limiter: new Limiter(50), progress: () => undefined, allowPrivate: true };
       const first = await makeFirstAttempts(h.orm.em.fork(), workspaceId, ids, deps);
@@ -177,7 +169,7 @@ describe('webhook first attempts in the fan-out', () => {
       await watch;
       expect(first).toEqual({ succeeded: 60, gone: 0, retry: [], queued: [] });
       expect(rx.received).toHaveLength(60);
-      expect(most).toBeLessThanOrEqual(7);
+      expect(most()).toBeLessThanOrEqual(7);
       expect(mostHeld).toBeLessThanOrEqual(7);
       // every attempt in the log, every slot given back
       const rows: Array<{ status: string; attempts: number; held: boolean }> = await conn.execute(
@@ -199,14 +191,7 @@ describe('webhook first attempts in the fan-out', () => {
     try {
       const kept = await subscribe(`${rx.url}?n=kept`);
       const dropped = await subscribe(`${rx.url}?n=dropped`);
-      const run = {
-        id: randomUUID(),
-        workspaceId,
-        status: 'succeeded' as const,
-        output: null,
-        error: null,
-        pendingAction: null,
-      };
+      const run = handAnnounced();
       const ids = await recordRunDeliveries(h.orm.em.fork(), run);
       expect((await h.request(`/v1/webhooks/${dropped.id}`, { method: 'DELETE', headers: auth })).status).toBe(204);
       const deps = { workspaceSlots: 25, limiter: new Limiter(10), progress: () => undefined, allowPrivate: true };
