@@ -38,7 +38,7 @@ export async function writeStep(
   const now = new Date();
   const ends = status !== 'running' && status !== 'waiting';
   const counted = tokens
-    ? `prev as (select status from run_steps where run_id = ? and index = ? for update),
+    ? `prev as (select status from run_steps where run_id = ? and index = ?),
        counted as (update runs set input_tokens = input_tokens + ?, output_tokens = output_tokens + ?
                    where id = ? and exists (select 1 from prev where status = 'running')),`
     : '';

@@ -6,6 +6,7 @@ import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
+import { pollUntil } from '../helpers/poll';
 
 // Cancel reaching an in-flight model call; search attributes an operator filters on in Temporal UI.
 describe('runs on the Temporal side', () => {
@@ -99,7 +100,13 @@ describe('runs on the Temporal side', () => {
     const run = await createRun(h, auth, { agentId: agent.id, input: {} });
     await waitForStatus(h, auth, run.id, 'succeeded');
     const handle = temporal.client.workflow.getHandle(`run-${run.id}`);
-    const description = await handle.describe();
+    // The status is committed by the finishing local activity, inside the workflow task whose completion
+    // records the search attribute: the run can read succeeded a moment before Temporal has it.
+    const description = await pollUntil(
+      10_000,
+      () => handle.describe(),
+      (d) => d.typedSearchAttributes.get(SvcRunStatus) === 'succeeded',
+    );
     expect(description.taskQueue).toBe(h.config.temporal.taskQueue);
     expect(description.typedSearchAttributes.get(SvcWorkspaceId)).toBe(workspaceId);
     expect(description.typedSearchAttributes.get(SvcAgentId)).toBe(agent.id);
