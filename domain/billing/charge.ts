@@ -25,8 +25,9 @@ export async function settleRun(
   const held = run.heldMicros;
   // A charge the hold covers needs no look at the balance; a larger one is capped by what is available.
   const charged = cost <= held ? cost : Math.min(cost, held + Math.max(await lockBalance(em, run.workspaceId), 0));
-  // The release and the charge move the balance by their sum, in one update (none when they cancel out);
-  // the update takes the workspace row's lock, and this sum is never negative beyond what the cap allows.
+  // The release and the charge move the balance by their sum, in one update (none when they cancel out),
+  // which takes the workspace row's lock itself. A positive sum cannot overdraw; a negative one is at most
+  // the available balance read under that lock above.
   const net = held - charged;
   if (net !== 0) {
     await em.execute('update workspaces set credit_balance_micros = credit_balance_micros + ? where id = ?', [

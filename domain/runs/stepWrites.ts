@@ -24,7 +24,9 @@ const iso = (column: string) => `to_char(${column} at time zone 'UTC', ${ISO})`;
  * Creates the step at `index` of the run, or updates it: its status, its detail merged over the stored
  * one (shallow, as `{ ...old, ...new }`), its completion time set once when the status ends it. With
  * `tokens`, the run's token counts grow by them when the step was `running` before this statement (a
- * retried turn counts its tokens once). Runs in the caller's transaction when there is one.
+ * retried turn counts its tokens once). That earlier status is read from the statement's snapshot, not
+ * locked: a row locked by a statement that then updates it is skipped by the lock, and an attempt of a
+ * turn's activity runs after the one before it. Runs in the caller's transaction when there is one.
  */
 export async function writeStep(
   em: EntityManager,
