@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LedgerEntry } from '../../db/entities/LedgerEntry';
 import type { Run } from '../../db/entities/Run';
 import type { ModelRegistry } from '../models/registry';
-import { lockBalance, moveCredits } from './balance';
+import { lockBalance, recordCredits } from './balance';
 import { costMicros, runPricing } from './cost';
 
 /**
@@ -13,14 +13,30 @@ import { costMicros, runPricing } from './cost';
  * The ledger's unique charge per run makes a repeated call settle nothing more. Sets `run.costMicros` to
  * the charge and `run.heldMicros` to 0; the caller flushes.
  */
-export async function settleRun(em: EntityManager, models: ModelRegistry, run: Run): Promise<void> {
-  if ((await em.count(LedgerEntry, { runId: run.id, kind: 'charge' })) > 0) return;
+export async function settleRun(
+  em: EntityManager,
+  models: ModelRegistry,
+  run: Run,
+  /** The caller holds the run locked and knows it unsettled (not yet ended): the charge row need not be looked for. */
+  opts: { unsettled?: boolean } = {},
+): Promise<void> {
+  if (!opts.unsettled && (await em.count(LedgerEntry, { runId: run.id, kind: 'charge' })) > 0) return;
   const cost = costMicros(await runPricing(em, models, run), run.startedAt !== null, run);
-  const available = await lockBalance(em, run.workspaceId);
   const held = run.heldMicros;
-  const charged = Math.min(cost, held + Math.max(available, 0));
-  if (held > 0) await moveCredits(em, run, 'release', held, `Release of run ${run.id}`);
-  await moveCredits(em, run, 'charge', -charged, `Run ${run.id}`);
+  // A charge the hold covers needs no look at the balance; a larger one is capped by what is available.
+  const charged = cost <= held ? cost : Math.min(cost, held + Math.max(await lockBalance(em, run.workspaceId), 0));
+  // The release and the charge move the balance by their sum, in one update (none when they cancel out),
+  // which takes the workspace row's lock itself. A positive sum cannot overdraw; a negative one is at most
+  // the available balance read under that lock above.
+  const net = held - charged;
+  if (net !== 0) {
+    await em.execute('update workspaces set credit_balance_micros = credit_balance_micros + ? where id = ?', [
+      net,
+      run.workspaceId,
+    ]);
+  }
+  if (held > 0) recordCredits(em, run, 'release', held, `Release of run ${run.id}`);
+  recordCredits(em, run, 'charge', -charged, `Run ${run.id}`);
   run.costMicros = charged;
   run.heldMicros = 0;
 }

@@ -1,15 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AgentVersion } from '../../db/entities/Agent';
 import type { Run } from '../../db/entities/Run';
 import type { ModelRegistry } from '../models/registry';
 import type { ModelPricing } from '../models/types';
+import { findVersionDefinition } from '../agents/versionCache';
 
 /** A model no longer offered costs nothing: its runs are still settled, at 0. */
 const FREE: ModelPricing = { perRunUsd: 0, inputPerMTokUsd: 0, outputPerMTokUsd: 0 };
 
 /** The pricing of the model of the run's agent version. */
 export async function runPricing(em: EntityManager, models: ModelRegistry, run: Run): Promise<ModelPricing> {
-  const version = await em.findOneOrFail(AgentVersion, { agent: run.agentId, version: run.agentVersion });
+  const version = await findVersionDefinition(em, run.agentId, run.agentVersion);
+  if (!version) throw new Error(`agent version ${run.agentId}@${run.agentVersion} missing`);
   return models.get(version.modelId)?.pricing ?? FREE;
 }
 

@@ -66,15 +66,19 @@ export interface TurnReading {
 export async function coverNextTurn(
   em: EntityManager,
   models: ModelRegistry,
-  runId: string,
+  /** The run's id, or its row when the caller's transaction already holds it locked (`select … for update`). */
+  runOrId: string | Run,
   turn: TurnReading,
 ): Promise<void> {
   // The run row first, then the workspace row: the order settlement takes them in.
-  const run = await em.findOneOrFail(Run, runId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const run =
+    typeof runOrId === 'string'
+      ? await em.findOneOrFail(Run, runOrId, { lockMode: LockMode.PESSIMISTIC_WRITE })
+      : runOrId;
   if (TERMINAL_STATUSES.includes(run.status)) return;
   const pricing = await runPricing(em, models, run);
   const spent = costMicros(pricing, run.startedAt !== null, run);
-  const target = spent + costMicros(pricing, false, await nextTurnTokens(em, runId, turn));
+  const target = spent + costMicros(pricing, false, await nextTurnTokens(em, run, turn));
   if (target <= run.heldMicros) return;
   const available = await lockBalance(em, run.workspaceId);
   const more = target - run.heldMicros;
@@ -89,15 +93,19 @@ export async function coverNextTurn(
  * least what the previous turn read (the history only grows), and writes about what the previous turn
  * wrote.
  */
-async function nextTurnTokens(em: EntityManager, runId: string, turn: TurnReading): Promise<Usage> {
+async function nextTurnTokens(em: EntityManager, run: Run, turn: TurnReading): Promise<Usage> {
   const sent = estimateTokens(
     (turn.instructions ?? '') + JSON.stringify(turn.input ?? {}) + JSON.stringify(turn.messages),
   );
-  const previous = await em.findOne(
-    RunStep,
-    { runId, type: 'model', status: { $in: ['succeeded', 'failed'] } },
-    { orderBy: { index: 'desc' } },
-  );
+  // A run that has counted no tokens yet has no previous turn that read or wrote any: no look-up.
+  const counted = run.inputTokens > 0 || run.outputTokens > 0;
+  const previous = counted
+    ? await em.findOne(
+        RunStep,
+        { runId: run.id, type: 'model', status: { $in: ['succeeded', 'failed'] } },
+        { orderBy: { index: 'desc' } },
+      )
+    : null;
   const usage = previous?.detail.usage as Partial<Usage> | undefined;
   return {
     inputTokens: Math.max(sent, Number(usage?.inputTokens ?? 0)),

@@ -1,16 +1,16 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AgentVersion } from '../../db/entities/Agent';
 import { OutputConnection } from '../../db/entities/OutputConnection';
 import { Run } from '../../db/entities/Run';
 import type { AnnouncedRun } from '../../workflows/activityTypes';
 import { webhookTaskQueue } from '../webhooks/dispatch';
 import { recordOutputDelivery } from './delivery';
+import { findVersionDefinition } from '../agents/versionCache';
 
 /** The connections a run's agent version saves its output to (`settings.saveOutput`), as listed. */
-async function savedTo(em: EntityManager, run: Run): Promise<string[]> {
-  const version = await em.findOne(AgentVersion, { agent: run.agentId, version: run.agentVersion });
+async function savedTo(em: EntityManager, run: Pick<Run, 'agentId' | 'agentVersion'>): Promise<string[]> {
+  const version = await findVersionDefinition(em, run.agentId, run.agentVersion);
   const ids = (version?.settings as { saveOutput?: unknown } | undefined)?.saveOutput;
   return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
 }
@@ -20,16 +20,17 @@ export const runOutputsWorkflowId = (runId: string) => `run-outputs-${runId}`;
 /**
  * Starts saving a run's output when the run has succeeded and its agent version lists connections
  * (docs/api/output-connections.md): one workflow per run (`run-outputs-<runId>`, so a repeated announcement
- * starts nothing more), off the run's path. Costs one indexed look-up when there is nothing to save.
+ * starts nothing more), off the run's path. Costs one indexed look-up when there is nothing to save, none
+ * when given the run's row as its run just ended (its agent version is cached: domain/agents/versionCache.ts).
  */
 export async function saveRunOutputs(
   em: EntityManager,
   client: Client,
   taskQueue: string,
-  run: Pick<AnnouncedRun, 'id' | 'status'>,
+  run: Pick<AnnouncedRun, 'id' | 'status'> | Run,
 ): Promise<void> {
   if (run.status !== 'succeeded') return;
-  const row = await em.findOne(Run, run.id);
+  const row = run instanceof Run ? run : await em.findOne(Run, run.id);
   if (!row || row.status !== 'succeeded') return;
   if ((await savedTo(em, row)).length === 0) return;
   await client.workflow

@@ -1,8 +1,8 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AgentVersion } from '../../db/entities/Agent';
 import { Run } from '../../db/entities/Run';
 import { findAgent } from '../agents/find';
+import { findVersionDefinition } from '../agents/versionCache';
 import { usdToMicros } from '../billing/money';
 import { holdForCreate } from '../billing/holds';
 import { errors } from '../errors';
@@ -31,7 +31,8 @@ export async function createChildRun(em: EntityManager, models: ModelRegistry, r
   const prior = await em.findOne(Run, { workspaceId: req.workspaceId, idempotencyKey: req.key });
   if (prior) return prior;
   const agent = await findAgent(em, req.workspaceId, req.agentId);
-  const version = await em.findOneOrFail(AgentVersion, { agent, version: agent.currentVersion });
+  const version = await findVersionDefinition(em, agent.id, agent.currentVersion);
+  if (!version) throw new Error(`agent version ${agent.id}@${agent.currentVersion} missing`);
   const model = models.get(version.modelId);
   if (!model) {
     throw errors.validation([{ path: 'agentId', message: `The agent's model ${version.modelId} is not available` }]);

@@ -1,9 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { serializeRun, serializeStep } from './presenters';
-import { AgentVersion } from '../../db/entities/Agent';
+import { serializeRun } from './presenters';
 import { Run } from '../../db/entities/Run';
-import { RunStep, type StepStatus, type StepType } from '../../db/entities/RunStep';
+import type { StepStatus, StepType } from '../../db/entities/RunStep';
 import type { Orm } from '../../db/orm';
 import { TERMINAL_STATUSES as TERMINAL, type RunStatus } from '../../workflows/messages';
 import type { RunPlan, TransitionPatch } from '../../workflows/activityTypes';
@@ -16,6 +15,8 @@ import type { ToolCall, TurnResult } from '../models/types';
 import { settleRun } from '../billing/charge';
 import { coverNextTurn } from '../billing/holds';
 import { ASK_USER, type ToolRegistry } from '../tools/registry';
+import { findVersionDefinition } from '../agents/versionCache';
+import { writeStep, type TurnTokens } from './stepWrites';
 
 /** A run that cannot execute at all (its row or its agent version vanished): retrying cannot help. */
 export class RunNotExecutable extends Error {
@@ -68,25 +69,12 @@ export function createRunExecution(deps: RunExecutionDeps) {
     if (deps.onStatus && row.status === patch.status && ANNOUNCED[row.status]) await deps.onStatus(row);
   }
 
-  async function upsertStep(
-    em: EntityManager,
-    runId: string,
-    index: number,
-    type: StepType,
-    status: StepStatus,
-    detail: Record<string, unknown>,
+  /** A step and its event: one statement, its own commit (stepWrites.ts); waits out an outage until `signal` aborts. */
+  function stepWaiting(
+    signal: AbortSignal,
+    ...step: [string, number, StepType, StepStatus, Record<string, unknown>, TurnTokens?]
   ): Promise<void> {
-    let step = await em.findOne(RunStep, { runId, index });
-    if (!step) {
-      step = new RunStep(runId, index, type, status, detail, new Date());
-      em.persist(step);
-    } else {
-      step.status = status;
-      step.detail = { ...step.detail, ...detail };
-    }
-    if (status !== 'running' && status !== 'waiting') step.completedAt ??= new Date();
-    await em.flush();
-    await appendRunEvent(em, runId, 'run.step', serializeStep(step));
+    return untilDatabaseAnswers(() => writeStep(orm.em.fork(), ...step), signal);
   }
 
   /** A transaction that waits out a database outage (platform/database/wait.ts) until `signal` aborts. */
@@ -100,10 +88,46 @@ export function createRunExecution(deps: RunExecutionDeps) {
       const em = orm.em.fork();
       const run = await em.findOne(Run, runId);
       if (!run) throw new RunNotExecutable('run row missing');
-      const version = await em.findOne(AgentVersion, { agent: run.agentId, version: run.agentVersion });
+      const version = await findVersionDefinition(em, run.agentId, run.agentVersion);
       if (!version) throw new RunNotExecutable('agent version missing');
       return new Set(version.tools);
     }, signal);
+  }
+
+  /**
+   * The model call of a turn whose hold and running step are written, and the step's outcome with the
+   * turn's tokens (counted once, even when a retry repeats the write: stepWrites.ts) in one statement.
+   */
+  async function completeTurn(
+    runId: string,
+    index: number,
+    req: ModelTurnRequest,
+    listed: ReadonlySet<string>,
+    signal: AbortSignal,
+  ): Promise<TurnResult> {
+    const result = await deps.models.turn(
+      {
+        modelId: req.modelId,
+        instructions: req.instructions,
+        runInput: req.input,
+        messages: req.messages,
+        tools: req.tools,
+      },
+      signal,
+    );
+    const refused = result.kind === 'tool_calls' ? refusedCall(result.toolCalls, listed) : undefined;
+    const refusal = refused && new ToolNotAllowed(refused.name);
+    await stepWaiting(
+      signal,
+      runId,
+      index,
+      'model',
+      result.kind === 'fail' || refusal ? 'failed' : 'succeeded',
+      { result: result.kind, usage: result.usage, ...(refusal ? { error: refusal.message } : {}) },
+      result.usage,
+    );
+    if (refusal) throw refusal;
+    return result;
   }
 
   return {
@@ -113,20 +137,22 @@ export function createRunExecution(deps: RunExecutionDeps) {
      * could not confirm it in time), so it must not run behind the caller's back.
      */
     async startRun(runId: string): Promise<RunPlan | { endedAs: RunStatus }> {
-      const em = orm.em.fork();
-      const run = await em.findOne(Run, runId);
-      if (!run) throw new RunNotExecutable('run row missing');
-      if (TERMINAL.includes(run.status)) return { endedAs: run.status };
-      const version = await em.findOne(AgentVersion, { agent: run.agentId, version: run.agentVersion });
-      if (!version) throw new RunNotExecutable('agent version missing');
-      if (run.status === 'queued') await transition(runId, { status: 'running' });
-      return {
-        modelId: version.modelId,
-        instructions: version.instructions,
-        input: run.input,
-        tools: deps.tools.specs(version.tools),
-        settings: version.settings,
-      };
+      // One transaction: the row read locked once, its version (cached), the move to running (never announced).
+      return orm.em.fork().transactional(async (em) => {
+        const run = await em.findOne(Run, runId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (!run) throw new RunNotExecutable('run row missing');
+        if (TERMINAL.includes(run.status)) return { endedAs: run.status };
+        const version = await findVersionDefinition(em, run.agentId, run.agentVersion);
+        if (!version) throw new RunNotExecutable('agent version missing');
+        if (run.status === 'queued') await transitionLocked(em, run, { status: 'running' });
+        return {
+          modelId: version.modelId,
+          instructions: version.instructions,
+          input: run.input,
+          tools: deps.tools.specs(version.tools),
+          settings: version.settings,
+        };
+      });
     },
 
     transition,
@@ -139,7 +165,7 @@ export function createRunExecution(deps: RunExecutionDeps) {
       status: StepStatus,
       detail: Record<string, unknown>,
     ): Promise<void> {
-      await orm.em.fork().transactional((em) => upsertStep(em, runId, index, type, status, detail));
+      await writeStep(orm.em.fork(), runId, index, type, status, detail);
     },
 
     /**
@@ -157,47 +183,16 @@ export function createRunExecution(deps: RunExecutionDeps) {
       /** The tools the agent version lists, when the caller has just read them (else read here). */
       listedNow?: Set<string>,
     ): Promise<TurnResult> {
-      const write = (fn: (em: EntityManager) => Promise<void>) => writeWaiting(signal, fn);
       const listed = listedNow ?? (await listedTools(runId, signal));
       // The credit hold and the running step commit together: a turn that cannot be covered records no step.
-      await write(async (em) => {
+      await writeWaiting(signal, async (em) => {
         await coverNextTurn(em, deps.models, runId, req);
-        await upsertStep(em, runId, index, 'model', 'running', { modelId: req.modelId });
+        await writeStep(em, runId, index, 'model', 'running', { modelId: req.modelId });
       });
-      const result = await deps.models.turn(
-        {
-          modelId: req.modelId,
-          instructions: req.instructions,
-          runInput: req.input,
-          messages: req.messages,
-          tools: req.tools,
-        },
-        signal,
-      );
-      const refused = result.kind === 'tool_calls' ? refusedCall(result.toolCalls, listed) : undefined;
-      const refusal = refused && new ToolNotAllowed(refused.name);
-      await write(async (em) => {
-        // Count a turn's tokens once even if this activity is retried after the update committed.
-        const step = await em.findOne(RunStep, { runId, index });
-        if (step && step.status === 'running') {
-          await em
-            .getConnection()
-            .execute(
-              'update runs set input_tokens = input_tokens + ?, output_tokens = output_tokens + ? where id = ?',
-              [result.usage.inputTokens, result.usage.outputTokens, runId],
-              'run',
-              em.getTransactionContext(),
-            );
-        }
-        await upsertStep(em, runId, index, 'model', result.kind === 'fail' || refusal ? 'failed' : 'succeeded', {
-          result: result.kind,
-          usage: result.usage,
-          ...(refusal ? { error: refusal.message } : {}),
-        });
-      });
-      if (refusal) throw refusal;
-      return result;
+      return completeTurn(runId, index, req, listed, signal);
     },
+
+    completeTurn,
 
     /**
      * Executes a non-human tool call and returns its result as text for the model. A tool the agent
@@ -205,7 +200,7 @@ export function createRunExecution(deps: RunExecutionDeps) {
      */
     async runTool(runId: string, index: number, call: ToolCall, signal: AbortSignal): Promise<string> {
       const write = (status: StepStatus, detail: Record<string, unknown>) =>
-        writeWaiting(signal, (em) => upsertStep(em, runId, index, 'tool', status, detail));
+        stepWaiting(signal, runId, index, 'tool', status, detail);
       if (refusedCall([call], await listedTools(runId, signal))) {
         const refusal = new ToolNotAllowed(call.name);
         await write('failed', { tool: call.name, args: call.args, error: refusal.message });
@@ -275,10 +270,11 @@ export async function finishInTransaction(
   patch: TransitionPatch,
 ): Promise<Run> {
   const run = await em.findOneOrFail(Run, runId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (!TERMINAL.includes(run.status)) {
-    await settleRun(em, models, run);
-    await em.flush();
-  }
+  // A run is settled in the transaction that ends it, so the locked, unfinished row is unsettled. The
+  // settlement's changes to the row are written with its status by the transition's one update.
+  if (!TERMINAL.includes(run.status)) await settleRun(em, models, run, { unsettled: true });
   // The row is locked already: no second `select … for update`.
-  return transitionLocked(em, run, patch);
+  const row = await transitionLocked(em, run, patch);
+  await em.flush(); // a transition that changed nothing still writes the settlement
+  return row;
 }

@@ -1,11 +1,14 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AgentVersion } from '../../db/entities/Agent';
 import { Run } from '../../db/entities/Run';
 import type { ModelTurnRequest, RunStart, TurnDecision } from '../../workflows/activityTypes';
 import { ASK_USER, type ChatMessage, type ToolCall } from '../../workflows/agentTurn';
 import type { InputPayload } from '../../workflows/messages';
 import { untilDatabaseAnswers } from '../../platform/database/wait';
-import { appendMessage, findMessage, findToolCall, loadConversation } from './conversation';
+import { appendMessage, findMessage, findToolCall, loadConversationAt } from './conversation';
+import { findVersionDefinition } from '../agents/versionCache';
+import { coverNextTurn } from '../billing/holds';
+import { writeStep } from './stepWrites';
 import { RunNotExecutable, type RunExecution, type RunExecutionDeps } from './execution';
 
 /**
@@ -23,26 +26,33 @@ export function createStoredTurns(deps: RunExecutionDeps, run: RunExecution) {
   // aborts (platform/database/wait.ts), so the call's few attempts are spent on the call alone.
   const read = <T>(signal: AbortSignal, fn: (em: EntityManager) => Promise<T>) =>
     untilDatabaseAnswers(() => fn(orm.em.fork()), signal);
-  const write = (signal: AbortSignal, fn: (em: EntityManager) => Promise<void>) =>
+  const write = <T>(signal: AbortSignal, fn: (em: EntityManager) => Promise<T>) =>
     untilDatabaseAnswers(() => orm.em.fork().transactional(fn), signal);
 
-  /** What the model reads for the turn whose reply goes at `at`: the agent version, the input, the messages before. */
-  async function turnRequest(
-    em: EntityManager,
-    runId: string,
-    at: number,
-  ): Promise<{ request: ModelTurnRequest; listed: Set<string> }> {
-    const row = await em.findOne(Run, runId);
+  type Prepared = { stored: ChatMessage } | { request: ModelTurnRequest; listed: Set<string> };
+
+  /**
+   * Before the model call of the turn whose reply goes at `at`, in one transaction: the run row (locked
+   * once, for the credit hold), what the model reads (the agent version, cached; the input; the messages
+   * before), the hold and the running step. A turn whose reply an earlier attempt stored writes nothing.
+   */
+  async function prepareTurn(em: EntityManager, runId: string, index: number, at: number): Promise<Prepared> {
+    const row = await em.findOne(Run, runId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!row) throw new RunNotExecutable('run row missing');
-    const version = await em.findOne(AgentVersion, { agent: row.agentId, version: row.agentVersion });
+    const { before, stored } = await loadConversationAt(em, runId, at);
+    if (stored) return { stored };
+    const version = await findVersionDefinition(em, row.agentId, row.agentVersion);
     if (!version) throw new RunNotExecutable('agent version missing');
     const request = {
       modelId: version.modelId,
       instructions: version.instructions,
       input: row.input,
-      messages: await loadConversation(em, runId, at),
+      messages: before,
       tools: deps.tools.specs(version.tools),
     };
+    // The credit hold and the running step commit together: a turn that cannot be covered records no step.
+    await coverNextTurn(em, deps.models, row, request);
+    await writeStep(em, runId, index, 'model', 'running', { modelId: request.modelId });
     return { request, listed: new Set(version.tools) };
   }
 
@@ -58,10 +68,9 @@ export function createStoredTurns(deps: RunExecutionDeps, run: RunExecution) {
      * assistant message at `at`. Rejects as `modelTurn` does (ModelError, ToolNotAllowed).
      */
     async nextTurn(runId: string, index: number, at: number, signal: AbortSignal): Promise<TurnDecision> {
-      const stored = await read(signal, (em) => findMessage(em, runId, at));
-      if (stored) return storedDecision(stored);
-      const { request, listed } = await read(signal, (em) => turnRequest(em, runId, at));
-      const result = await run.modelTurn(runId, index, request, signal, listed);
+      const prepared = await write(signal, (em) => prepareTurn(em, runId, index, at));
+      if ('stored' in prepared) return storedDecision(prepared.stored);
+      const result = await run.completeTurn(runId, index, prepared.request, prepared.listed, signal);
       if (result.kind === 'final') return { kind: 'final', output: result.output };
       if (result.kind === 'fail') return { kind: 'fail', message: result.message };
       const message: ChatMessage = { role: 'assistant', content: result.text ?? null, toolCalls: result.toolCalls };
@@ -88,8 +97,11 @@ export function createStoredTurns(deps: RunExecutionDeps, run: RunExecution) {
     async recordAnswer(runId: string, index: number, at: number, callId: string, given: InputPayload): Promise<void> {
       const content = JSON.stringify(given.answer) ?? 'null';
       const message: ChatMessage = { role: 'tool', toolCallId: callId, name: ASK_USER, content };
-      await orm.em.fork().transactional((em) => appendMessage(em, runId, at, message));
-      await run.recordStep(runId, index, 'input', 'succeeded', { answer: given });
+      // The answer and its step's completion commit together.
+      await orm.em.fork().transactional(async (em) => {
+        await appendMessage(em, runId, at, message);
+        await writeStep(em, runId, index, 'input', 'succeeded', { answer: given });
+      });
     },
   };
 }

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { StepStatus, StepType } from '../../db/entities/RunStep';
+import { RUN_EVENTS_CHANNEL } from './events';
+
+/**
+ * A run's step written with its `run.step` event (and the event's notification) in ONE statement, so a
+ * step costs one round trip and needs no transaction of its own (a single statement commits whole).
+ * The event's data is the step as serializeStep (presenters.ts) shows it, built by PostgreSQL from the
+ * row it just wrote; timestamps are written from JavaScript dates (milliseconds) and read back in the
+ * same ISO form.
+ */
+
+/** Tokens a model turn used, added to the run once: only while its step is still `running`. */
+export interface TurnTokens {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', ${ISO})`;
+
+/**
+ * Creates the step at `index` of the run, or updates it: its status, its detail merged over the stored
+ * one (shallow, as `{ ...old, ...new }`), its completion time set once when the status ends it. With
+ * `tokens`, the run's token counts grow by them when the step was `running` before this statement (a
+ * retried turn counts its tokens once). That earlier status is read from the statement's snapshot, not
+ * locked: a row locked by a statement that then updates it is skipped by the lock, and an attempt of a
+ * turn's activity runs after the one before it. Runs in the caller's transaction when there is one.
+ */
+export async function writeStep(
+  em: EntityManager,
+  runId: string,
+  index: number,
+  type: StepType,
+  status: StepStatus,
+  detail: Record<string, unknown>,
+  tokens?: TurnTokens,
+): Promise<void> {
+  const now = new Date();
+  const ends = status !== 'running' && status !== 'waiting';
+  const counted = tokens
+    ? `prev as (select status from run_steps where run_id = ? and index = ?),
+       counted as (update runs set input_tokens = input_tokens + ?, output_tokens = output_tokens + ?
+                   where id = ? and exists (select 1 from prev where status = 'running')),`
+    : '';
+  const countedParams = tokens ? [runId, index, tokens.inputTokens, tokens.outputTokens, runId] : [];
+  await em.getConnection().execute(
+    `with ${counted}
+     step as (
+       insert into run_steps (id, created_at, updated_at, run_id, index, type, status, detail, started_at, completed_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)
+       on conflict (run_id, index) do update set
+         status = excluded.status,
+         detail = run_steps.detail || excluded.detail,
+         updated_at = excluded.updated_at,
+         completed_at = case when ? then coalesce(run_steps.completed_at, excluded.updated_at) else run_steps.completed_at end
+       returning index, type, status, detail, started_at, completed_at),
+     notified as (select pg_notify(?, ?) from step)
+     insert into run_events (run_id, type, data)
+       select ?, 'run.step', jsonb_build_object(
+         'index', step.index, 'type', step.type, 'status', step.status, 'detail', step.detail,
+         'startedAt', ${iso('step.started_at')}, 'completedAt', ${iso('step.completed_at')})
+       from step, notified`,
+    [
+      ...countedParams,
+      randomUUID(),
+      now,
+      now,
+      runId,
+      index,
+      type,
+      status,
+      JSON.stringify(detail),
+      now,
+      ends ? now : null,
+      ends,
+      RUN_EVENTS_CHANNEL,
+      runId,
+      runId,
+    ],
+    'run',
+    em.getTransactionContext(),
+  );
+}
