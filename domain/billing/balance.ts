@@ -39,7 +39,13 @@ export async function moveCredits(
  * The ledger row of a move of `amount` micro-USD (not yet flushed), without moving the balance: for moves
  * whose balance change the caller makes itself, e.g. a release and a charge netted in one update.
  */
-export function recordCredits(em: EntityManager, run: Run, kind: LedgerKind, amount: number, description: string): void {
+export function recordCredits(
+  em: EntityManager,
+  run: Run,
+  kind: LedgerKind,
+  amount: number,
+  description: string,
+): void {
   const entry = new LedgerEntry(em.getReference(Workspace, run.workspaceId), kind, amount, description);
   entry.runId = run.id;
   entry.apiKeyId = run.apiKeyId;

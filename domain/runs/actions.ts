@@ -2,7 +2,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Feedback } from '../../db/entities/Feedback';
 import { Run } from '../../db/entities/Run';
 import { OutboxEntry, type OutboxCall } from '../../db/entities/OutboxEntry';
-import { enqueue, OUTBOX_COLUMNS, outboxEntry, outboxValues, relayNow, withdraw, type RelayDeps } from '../outbox/relay';
+import {
+  enqueue,
+  OUTBOX_COLUMNS,
+  outboxEntry,
+  outboxValues,
+  relayNow,
+  withdraw,
+  type RelayDeps,
+} from '../outbox/relay';
 import {
   TERMINAL_STATUSES,
   type ApprovePayload,
