@@ -112,12 +112,11 @@ export function refusal(
       });
     }
   }
-  return insufficient(required, balance, balance < required);
+  return balance < required ? insufficient(required, balance) : null;
 }
 
-/** 402 `billing.insufficient_credits` when `refused`, else null. */
-export function insufficient(required: number, available: number, refused = true): ApiError | null {
-  if (!refused) return null;
+/** 402 `billing.insufficient_credits`. */
+export function insufficient(required: number, available: number): ApiError {
   return new ApiError('billing.insufficient_credits', 'Not enough credits for this run', {
     required: microsToUsd(required),
     available: microsToUsd(available),

@@ -4,6 +4,7 @@ import { RunStep } from '../../db/entities/RunStep';
 import { errors } from '../errors';
 import { decodePositionCursor, encodePositionCursor, findPage } from '../pagination';
 import type { RunStatus } from '../../workflows/messages';
+import { isoSql } from './isoSql';
 import { presentRun, type RunFields, type RunView } from './presenters';
 
 /** Loads a run of the caller's workspace; another workspace's id is 404, never 403 (docs/api/errors.md). */
@@ -32,9 +33,7 @@ export async function findRunView(db: AbstractSqlConnection, workspaceId: string
   return presentRun(rows[0]);
 }
 
-// A timestamp as `Date#toISOString` writes it (times are stored to the millisecond).
-const iso = (column: string, as: string) =>
-  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "${as}"`;
+const iso = (column: string, as: string) => `${isoSql(column)} as "${as}"`;
 
 /** A page of the workspace's runs, newest first, optionally by status and agent. */
 export async function listRuns(

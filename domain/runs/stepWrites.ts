@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { StepStatus, StepType } from '../../db/entities/RunStep';
 import { RUN_EVENTS_CHANNEL } from './events';
+import { isoSql } from './isoSql';
 
 /**
  * A run's step written with its `run.step` event (and the event's notification) in ONE statement, so a
@@ -16,9 +17,6 @@ export interface TurnTokens {
   inputTokens: number;
   outputTokens: number;
 }
-
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
-const iso = (column: string) => `to_char(${column} at time zone 'UTC', ${ISO})`;
 
 /**
  * Creates the step at `index` of the run, or updates it: its status, its detail merged over the stored
@@ -60,7 +58,7 @@ export async function writeStep(
      insert into run_events (run_id, type, data)
        select ?, 'run.step', jsonb_build_object(
          'index', step.index, 'type', step.type, 'status', step.status, 'detail', step.detail,
-         'startedAt', ${iso('step.started_at')}, 'completedAt', ${iso('step.completed_at')})
+         'startedAt', ${isoSql('step.started_at')}, 'completedAt', ${isoSql('step.completed_at')})
        from step, notified`,
     [
       ...countedParams,
