@@ -20,6 +20,7 @@ import { turnsCase } from './cases/turns';
 import { replicasCase } from './cases/replicas';
 import { freePort } from './lib/ports';
 import { soakCase } from './cases/soak';
+import { soakBaselineCase } from './cases/soakBaseline';
 
 /**
  * `npm run bench` (through bench/run.sh, which starts PostgreSQL and Temporal on the bench's own
@@ -39,10 +40,11 @@ const CASES: Record<string, (ctx: BenchContext) => Promise<CaseResult>> = {
   turns: turnsCase,
   replicas: replicasCase,
   soak: soakCase,
+  soakbase: soakBaselineCase,
 };
 
 /** Cases that run only when BENCH_CASES names them: too long for the default run (bench/README.md). */
-const OPT_IN = new Set(['soak']);
+const OPT_IN = new Set(['soak', 'soakbase']);
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
 

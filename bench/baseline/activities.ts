@@ -16,7 +16,13 @@ export type BareActivities = typeof bareActivities;
 export function durableActivities(db: Pool) {
   return {
     async record(runId: string, status: string): Promise<void> {
-      await db.query('update bench_baseline_runs set status = $2 where id = $1', [runId, status]);
+      // completed_at: when the run ended, for the soak's baseline (bench/cases/soakBaseline.ts)
+      await db.query(
+        `update bench_baseline_runs set status = $2::text,
+                completed_at = case when $2::text = 'succeeded' then clock_timestamp() end
+          where id = $1`,
+        [runId, status],
+      );
     },
   };
 }

@@ -31,8 +31,10 @@ async function main(): Promise<void> {
   await db.query(
     `create table if not exists bench_baseline_runs (
        id uuid primary key, workspace_id uuid not null, input jsonb not null, status text not null default 'queued',
-       created_at timestamptz not null default now())`,
+       created_at timestamptz not null default now(), completed_at timestamptz)`,
   );
+  // data kept from before the column (BENCH_KEEP_DATA)
+  await db.query('alter table bench_baseline_runs add column if not exists completed_at timestamptz');
 
   const router = new Router();
   router.get('/noop', (ctx) => {

@@ -11,7 +11,7 @@ import { startReceivers } from './webhooks';
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
 
 /** Arrivals per kind, out of every ten: webhook deliveries follow from the runs that succeed. */
-const DEFAULT_MIX = 'create=2,gate=1,read=7';
+export const DEFAULT_MIX = 'create=2,gate=1,read=7';
 type Arrival = 'create' | 'gate' | 'read';
 /** Requests one arrival sends (the gate: its run, its event stream, the answer), for the key pool. */
 const REQUESTS: Record<Arrival, number> = { create: 1, gate: 3, read: 1 };
@@ -29,7 +29,7 @@ export function parseMix(spec: string): Arrival[] {
 }
 
 /** Half of case 1's create throughput: from its result in this process, else measured briefly as it does. */
-async function soakRate(ctx: BenchContext): Promise<{ rate: number; source: string; createRps?: number }> {
+export async function soakRate(ctx: BenchContext): Promise<{ rate: number; source: string; createRps?: number }> {
   if (process.env.BENCH_SOAK_RATE) return { rate: num('BENCH_SOAK_RATE', 0), source: 'BENCH_SOAK_RATE' };
   const earlier = ctx.earlier.find((r) => r.title === 'create')?.data.service as HttpResult | undefined;
   if (earlier?.rps) return { rate: earlier.rps / 2, source: 'half of case 1', createRps: earlier.rps };
