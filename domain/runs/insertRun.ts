@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OutboxEntry } from '../../db/entities/OutboxEntry';
 import type { Run } from '../../db/entities/Run';
 import type { Config } from '../../platform/config';
+import { executePrepared } from '../../db/preparedStatement';
 import { callerChecks, insufficient, refusal, type CallerFacts } from '../billing/runChecks';
 import type { RunCreator } from '../identity/identity';
 import { OUTBOX_COLUMNS, outboxValues } from '../outbox/relay';
@@ -67,7 +68,10 @@ export async function insertRun(
             }
             return admitted;
           })
-        : (await em.execute<AdmitRow[]>(statement.sql, statement.params))[0];
+        : // Outside a caller's transaction the statement stands alone: prepared once per connection.
+          em.isInTransaction()
+          ? (await em.execute<AdmitRow[]>(statement.sql, statement.params))[0]
+          : (await executePrepared<AdmitRow>(em, statement.sql, statement.params))[0];
     if (row.inserted) return true;
     if (!row.agent_current) return false;
     const balance = Number(row.balance);
