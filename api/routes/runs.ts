@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { z as zod } from 'zod';
 import type { ModelRegistry } from '../../domain/models/registry';
+import { AgentCache } from '../../domain/agents/agentCache';
 import { createRun } from '../../domain/runs/create';
 import { findRun, findRunView, listRuns, listSteps } from '../../domain/runs/find';
 import { serializeRun, serializeStep } from '../../domain/runs/presenters';
@@ -20,6 +21,8 @@ interface Deps {
 
 /** Create, get and list runs, and a run's output and steps (docs/api/runs.md). */
 export function runRoutes(deps: Deps): RouteDef[] {
+  // This API process's memory of agents, checked by every create that uses it (domain/agents/agentCache.ts).
+  const createDeps = { ...deps, agents: new AgentCache() };
   return [
     defineRoute<z.infer<typeof createRunBody>>({
       method: 'POST',
@@ -38,9 +41,13 @@ export function runRoutes(deps: Deps): RouteDef[] {
       },
       async handler(ctx, { body }) {
         const key = ctx.get('Idempotency-Key') || null;
-        const { run, created } = await createRun(deps, ctx.state.em, ctx.state.identity!, body, key);
+        const { run, created, shown } = await createRun(createDeps, ctx.state.em, ctx.state.identity!, body, key);
         ctx.status = created ? 201 : 200;
-        ctx.body = serializeRun(run);
+        if (shown === undefined) ctx.body = serializeRun(run);
+        else {
+          ctx.type = 'application/json';
+          ctx.body = shown;
+        }
       },
     }),
     defineRoute<undefined, z.infer<typeof listRunsQuery>>({

@@ -8,12 +8,13 @@ import type { Temporal } from '../../platform/temporal';
 import { settleRun } from '../billing/charge';
 import { usdToMicros } from '../billing/money';
 import { estimateRunCostUsd } from '../models/registry';
-import { errors } from '../errors';
+import { ApiError, errors } from '../errors';
 import { findWorkspaceFiles } from '../files/files';
 import type { RunCreator } from '../identity/identity';
 import type { ModelRegistry } from '../models/registry';
 import { appendRunEvent } from './events';
-import { findAgentForRun } from '../agents/find';
+import { findAgentForRun, type AgentForRun } from '../agents/find';
+import type { AgentCache } from '../agents/agentCache';
 import { insertRun, type WithRun } from './insertRun';
 import { requestHash } from '../idempotency/fingerprint';
 import { announcedRun } from '../webhooks/dispatch';
@@ -26,6 +27,8 @@ export interface CreateRunDeps {
   config: Config;
   temporal: Temporal;
   models: ModelRegistry;
+  /** What this process remembers of agents (API processes); without it every create reads the agent. */
+  agents?: AgentCache;
 }
 
 export interface CreateRunRequest {
@@ -50,6 +53,8 @@ export interface RunExtras {
 export interface CreateRunResult {
   run: Run;
   created: boolean;
+  /** A run created now, as `serializeRun` shows it, in JSON (the text of its first event). */
+  shown?: string;
 }
 
 /**
@@ -66,16 +71,46 @@ export async function createRun(
   key: string | null,
   extras: RunExtras = {},
 ): Promise<CreateRunResult> {
-  const { withRun, insertedFileIds } = extras;
   if (key && key.length > 255)
     throw errors.validation([{ path: 'Idempotency-Key', message: 'At most 255 characters' }]);
-  const hash = requestHash(body);
+  // Only a replay compares it: a create without a key has nothing to compare it with.
+  const hash = key ? requestHash(body) : null;
   if (key) {
-    const prior = await replay(deps, em, identity.workspaceId, key, hash);
+    const prior = await replay(deps, em, identity.workspaceId, key, hash!);
     if (prior) return { run: prior, created: false };
   }
 
+  const cached = deps.agents?.get(identity.workspaceId, body.agentId);
+  if (cached) {
+    // The remembered version is checked by the insert itself; a stale one is forgotten and read afresh.
+    const made = await insertFor(deps, em, identity, body, key, hash, extras, cached, true).catch((err) => {
+      // A refusal before the insert (a file, the model) is the live agent's to give, or its 404.
+      if (err instanceof ApiError && err.code === 'validation_error') return null;
+      throw err;
+    });
+    if (made) return made;
+    deps.agents!.forget(identity.workspaceId, body.agentId);
+  }
   const agent = await findAgentForRun(em, identity.workspaceId, body.agentId);
+  deps.agents?.remember(identity.workspaceId, agent);
+  return (await insertFor(deps, em, identity, body, key, hash, extras, agent, false))!;
+}
+
+/**
+ * The checks after the agent's and the insert, for `agent` as read or remembered (`remembered`: the insert
+ * admits the run only while the agent is still live at that version). Null when it is not.
+ */
+async function insertFor(
+  deps: CreateRunDeps,
+  em: EntityManager,
+  identity: RunCreator,
+  body: CreateRunRequest,
+  key: string | null,
+  hash: string | null,
+  { withRun, insertedFileIds }: RunExtras,
+  agent: AgentForRun,
+  remembered: boolean,
+): Promise<CreateRunResult | null> {
   const fileIds = (body.input.fileIds as string[] | undefined) ?? [];
   await checkFiles(em, identity.workspaceId, fileIds, insertedFileIds);
   const model = deps.models.get(agent.modelId);
@@ -92,12 +127,15 @@ export async function createRun(
   run.heldMicros = required;
   // The start of its workflow commits with the run, so neither exists without the other.
   const start = outboxEntry(startCall(deps, run), { held: true });
+  // Its first event and the answer show the run alike: serialised once for both.
+  const shown = JSON.stringify(serializeRun(run));
   try {
-    await insertRun(em, identity, deps.config, run, start, required, withRun);
+    if (!(await insertRun(em, identity, deps.config, run, start, required, { withRun, checkAgent: remembered, shown })))
+      return null;
   } catch (err) {
     // Two concurrent creates with one key: the loser answers with the winner's run.
     if (key && err instanceof UniqueConstraintViolationException) {
-      const prior = await replay(deps, em, identity.workspaceId, key, hash);
+      const prior = await replay(deps, em, identity.workspaceId, key, hash!);
       if (prior) return { run: prior, created: false };
     }
     throw err;

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OutboxEntry } from '../../db/entities/OutboxEntry';
 import type { Run } from '../../db/entities/Run';
 import type { Config } from '../../platform/config';
+import { executePrepared } from '../../db/preparedStatement';
 import { callerChecks, insufficient, refusal, type CallerFacts } from '../billing/runChecks';
 import type { RunCreator } from '../identity/identity';
 import { OUTBOX_COLUMNS, outboxValues } from '../outbox/relay';
@@ -18,6 +19,18 @@ export type WithRun = (tx: EntityManager, run: Run) => Promise<void> | void;
 /** How often a create whose checks passed retries when the balance moved under its update. */
 const ATTEMPTS = 5;
 
+export interface InsertRunOptions {
+  withRun?: WithRun;
+  /**
+   * Admit the run only while its agent is live in the run's workspace at `run.agentVersion` (a version
+   * remembered rather than read just now: domain/agents/agentCache.ts). When it is not, nothing is written
+   * and insertRun answers false, before any billing check.
+   */
+  checkAgent?: boolean;
+  /** The run as its first event shows it (`serializeRun`, in JSON), when the caller has it already. */
+  shown?: string;
+}
+
 /**
  * Admits and inserts a new run in one statement (docs/api/runs.md, create): the caller's checks
  * (domain/billing/runChecks.ts), the hold of `required` micro-USD off the workspace balance only when it
@@ -26,7 +39,8 @@ const ATTEMPTS = 5;
  * statement is its own transaction, so the run never commits without its hold, event or start, nor they
  * without it. Only a caller that must be counted under a lock (an unverified session, a capped key) or
  * rows of `withRun` make it a transaction of more statements. Throws the refusal of the first failing
- * check; a second run under one Idempotency-Key fails with the unique violation of its insert.
+ * check; a second run under one Idempotency-Key fails with the unique violation of its insert. False only
+ * when `checkAgent` found the agent changed or gone.
  */
 export async function insertRun(
   em: EntityManager,
@@ -35,12 +49,12 @@ export async function insertRun(
   run: Run,
   start: OutboxEntry,
   required: number,
-  withRun?: WithRun,
-): Promise<void> {
+  { withRun, checkAgent = false, shown = JSON.stringify(serializeRun(run)) }: InsertRunOptions = {},
+): Promise<boolean> {
   let locked = callerChecks(identity, config, false).lock !== null;
   for (let attempt = 1; ; attempt++) {
     const checks = callerChecks(identity, config, locked);
-    const statement = admitStatement(run, start, required, checks);
+    const statement = admitStatement(run, start, required, checks, checkAgent, shown);
     const row =
       checks.lock || withRun
         ? await em.transactional(async (tx) => {
@@ -54,8 +68,12 @@ export async function insertRun(
             }
             return admitted;
           })
-        : (await em.execute<AdmitRow[]>(statement.sql, statement.params))[0];
-    if (row.inserted) return;
+        : // Outside a caller's transaction the statement stands alone: prepared once per connection.
+          em.isInTransaction()
+          ? (await em.execute<AdmitRow[]>(statement.sql, statement.params))[0]
+          : (await executePrepared<AdmitRow>(em, statement.sql, statement.params))[0];
+    if (row.inserted) return true;
+    if (!row.agent_current) return false;
     const balance = Number(row.balance);
     const refused = refusal(identity, config, row, locked, required, balance);
     if (refused === 'lock') locked = true;
@@ -66,6 +84,7 @@ export async function insertRun(
 
 interface AdmitRow extends CallerFacts {
   inserted: boolean;
+  agent_current: boolean;
   balance: string;
 }
 
@@ -74,12 +93,20 @@ function admitStatement(
   start: OutboxEntry,
   required: number,
   checks: ReturnType<typeof callerChecks>,
+  checkAgent: boolean,
+  shown: string,
 ): { sql: string; params: unknown[] } {
   const now = run.createdAt;
+  const agent = checkAgent
+    ? `select exists (select 1 from agents where id = ? and workspace_id = ? and current_version = ?
+                                             and deleted_at is null) as current`
+    : 'select true as current';
   const sql = `with facts as (${checks.facts.sql}),
+    agent as (${agent}),
     hold as (
       update workspaces set credit_balance_micros = credit_balance_micros - ?
-       where id = ? and credit_balance_micros >= ? and (select ${checks.pass.sql} from facts)
+       where id = ? and credit_balance_micros >= ? and (select current from agent)
+         and (select ${checks.pass.sql} from facts)
       returning id),
     run as (
       insert into runs (id, created_at, updated_at, workspace_id, agent_id, agent_version, status, input, metadata,
@@ -96,11 +123,12 @@ function admitStatement(
     start as (
       insert into outbox (${OUTBOX_COLUMNS})
       select ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ? from run)
-    select exists (select 1 from run) as inserted, facts.*,
+    select exists (select 1 from run) as inserted, (select current from agent) as agent_current, facts.*,
            (select credit_balance_micros from workspaces where id = ?) as balance
       from facts`;
   const params = [
     ...checks.facts.params,
+    ...(checkAgent ? [run.agentId, run.workspaceId, run.agentVersion] : []),
     required,
     run.workspaceId,
     required,
@@ -127,7 +155,7 @@ function admitStatement(
     `Hold for run ${run.id}`,
     run.apiKeyId,
     required,
-    JSON.stringify(serializeRun(run)),
+    shown,
     RUN_EVENTS_CHANNEL,
     run.id,
     ...outboxValues(start),

@@ -1,0 +1,38 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+interface Prepared {
+  name: string;
+  text: string;
+}
+
+/** The statements prepared so far, by their text; a few forms of a few hot statements. */
+const prepared = new Map<string, Prepared>();
+/** Past this many texts a statement runs unprepared: a caller that builds many would fill every connection. */
+const MAX_PREPARED = 32;
+
+/**
+ * Runs one statement, outside any transaction, as a named prepared statement: each pooled connection
+ * parses and plans its text once, and every later run sends only the values. For a hot statement whose
+ * text takes few forms (every value a `?` parameter, as for `em.execute`), such as the statement that
+ * admits a new run (domain/runs/insertRun.ts), whose plan costs PostgreSQL more than its run. Its errors
+ * are MikroORM's, as `em.execute` throws them (a unique violation is a `UniqueConstraintViolationException`).
+ */
+export async function executePrepared<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  let statement = prepared.get(sql);
+  if (!statement) {
+    if (prepared.size >= MAX_PREPARED) return em.execute<T[]>(sql, params);
+    let n = 0;
+    statement = { name: `svc_prepared_${prepared.size + 1}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+    prepared.set(sql, statement);
+  }
+  const client = em.getConnection().getKnex().client;
+  const connection = await client.acquireConnection();
+  try {
+    const result = await connection.query({ name: statement.name, text: statement.text, values: params });
+    return result.rows as T[];
+  } catch (err) {
+    throw em.getDriver().convertException(err as Error);
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
