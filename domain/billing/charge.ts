@@ -25,11 +25,24 @@ export type SettledRun = Pick<
  * the hold covers needs no look at the balance; a larger one locks the workspace's balance to cap it.
  */
 export async function settlementOf(em: EntityManager, models: ModelRegistry, run: SettledRun): Promise<Settlement> {
-  const cost = costMicros(await runPricing(em, models, run), run.startedAt !== null, run);
+  const cost = await runCost(em, models, run);
   const held = run.heldMicros;
   const charged = cost <= held ? cost : Math.min(cost, held + Math.max(await lockBalance(em, run.workspaceId), 0));
   return { held, charged };
 }
+
+/** {@link settlementOf} when the hold covers the charge (no balance to read, so no lock to take); else null. */
+export async function settlementWithinHold(
+  em: EntityManager,
+  models: ModelRegistry,
+  run: SettledRun,
+): Promise<Settlement | null> {
+  const cost = await runCost(em, models, run);
+  return cost <= run.heldMicros ? { held: run.heldMicros, charged: cost } : null;
+}
+
+const runCost = async (em: EntityManager, models: ModelRegistry, run: SettledRun) =>
+  costMicros(await runPricing(em, models, run), run.startedAt !== null, run);
 
 /**
  * Settles a run when it ends, inside the caller's transaction (docs/api/billing.md#what-a-run-is-charged):
@@ -65,7 +78,8 @@ export async function settleRun(
 /**
  * {@link settleRun}'s writes as common table expressions for a statement that also writes the run
  * (domain/runs/statusWrites.ts sets its `cost_micros` and `held_micros`): the balance moved by the
- * release and the charge netted (no update when they cancel out), and the same ledger rows.
+ * release and the charge netted (no update when they cancel out), and the same ledger rows. They are
+ * made only when the statement's locked run row `cur` has `settles` true.
  */
 export function settlementWrites(
   run: Pick<Run, 'id' | 'workspaceId' | 'apiKeyId'>,
@@ -78,12 +92,17 @@ export function settlementWrites(
   rows.push(['charge', -charged, `Run ${run.id}`]);
   const balance =
     net !== 0
-      ? 'settled_balance as (update workspaces set credit_balance_micros = credit_balance_micros + ? where id = ?),'
+      ? `settled_balance as (
+           update workspaces set credit_balance_micros = credit_balance_micros + ?
+           where id = ? and exists (select 1 from cur where cur.settles)),`
       : '';
   const sql = `${balance}
     settled_ledger as (
       insert into ledger_entries (id, created_at, updated_at, workspace_id, kind, amount_micros, description, api_key_id, run_id)
-      values ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}),`;
+      select entry.* from cur, (values ${rows
+        .map(() => '(?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid, ?::text, ?::bigint, ?::text, ?::uuid, ?::uuid)')
+        .join(', ')}) as entry
+      where cur.settles),`;
   const params: unknown[] = net !== 0 ? [net, run.workspaceId] : [];
   for (const [kind, amount, description] of rows) {
     params.push(randomUUID(), now, now, run.workspaceId, kind, amount, description, run.apiKeyId, run.id);

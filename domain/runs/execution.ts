@@ -9,12 +9,14 @@ import { ANNOUNCED } from '../webhooks/dispatch';
 import type { ModelRegistry } from '../models/registry';
 import type { ModelTurnRequest } from '../../workflows/activityTypes';
 import type { ToolCall, TurnResult } from '../models/types';
-import { settlementOf } from '../billing/charge';
 import { coverNextTurn } from '../billing/holds';
 import { ASK_USER, type ToolRegistry } from '../tools/registry';
 import { findVersionDefinition } from '../agents/versionCache';
 import { writeStep, type TurnTokens } from './stepWrites';
 import { writeStatus, type StatusRow } from './statusWrites';
+import { finishAtOnce, finishInTransaction } from './finish';
+
+export { finishInTransaction };
 
 /** A run that cannot execute at all (its row or its agent version vanished): retrying cannot help. */
 export class RunNotExecutable extends Error {
@@ -224,7 +226,9 @@ export function createRunExecution(deps: RunExecutionDeps) {
      * transaction (docs/api/billing.md: charged when it ends, once).
      */
     async finishRun(runId: string, patch: TransitionPatch): Promise<void> {
-      const row = await orm.em.fork().transactional((em) => finishInTransaction(em, deps.models, runId, patch));
+      const row =
+        (await finishAtOnce(orm.em.fork(), deps.models, runId, patch)) ??
+        (await orm.em.fork().transactional((em) => finishInTransaction(em, deps.models, runId, patch)));
       await announce(row, patch);
     },
   };
@@ -242,32 +246,3 @@ export async function applyTransition(em: EntityManager, runId: string, patch: T
   if (!written) throw new Error(`run ${runId} missing`);
   return written.run;
 }
-
-/**
- * Settles the run's credits and gives it its terminal status, in the caller's transaction: the row's
- * lock and what the settlement reads, then (only when the charge exceeds the hold) the balance's lock,
- * then one statement for the balance, the ledger rows, the row and its event.
- */
-export async function finishInTransaction(
-  em: EntityManager,
-  models: ModelRegistry,
-  runId: string,
-  patch: TransitionPatch,
-): Promise<StatusRow> {
-  const [run] = await em.getConnection().execute<SettlingRow[]>(
-    `select id, workspace_id as "workspaceId", api_key_id as "apiKeyId", agent_id as "agentId",
-            agent_version as "agentVersion", status, held_micros::float8 as "heldMicros", started_at as "startedAt",
-            input_tokens as "inputTokens", output_tokens as "outputTokens"
-       from runs where id = ? for update`,
-    [runId],
-    'all',
-    em.getTransactionContext(),
-  );
-  if (!run) throw new Error(`run ${runId} missing`);
-  // A run is settled in the transaction that ends it, so the locked, unfinished row is unsettled.
-  const settle = TERMINAL.includes(run.status) ? undefined : { run, settlement: await settlementOf(em, models, run) };
-  const written = await writeStatus(em, runId, patch, { settle });
-  return written!.run;
-}
-
-type SettlingRow = Parameters<typeof settlementOf>[2] & { status: RunStatus };

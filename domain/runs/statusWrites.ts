@@ -37,13 +37,23 @@ export interface StatusWrite {
   run: StatusRow;
   /** Whether the change was made (and its event stored). */
   changed: boolean;
+  /** Whether the settlement asked for was written. */
+  settled: boolean;
 }
 
 export interface StatusWriteOptions {
   /** The run's start: moves only a `queued` run whose agent version exists (execution.ts, startRun). */
   start?: boolean;
-  /** The settlement to write with the change (the caller computed it holding the run locked). */
-  settle?: { run: { id: string; workspaceId: string; apiKeyId: string | null }; settlement: Settlement };
+  /**
+   * The settlement to write with the change. Computed by a caller holding the run locked, or (with
+   * `from`) from the row read unlocked: then the run is settled and changed only while its locked row
+   * still has what the settlement was computed from, else nothing is written (`settled` false).
+   */
+  settle?: {
+    run: { id: string; workspaceId: string; apiKeyId: string | null };
+    settlement: Settlement;
+    from?: { heldMicros: number; inputTokens: number; outputTokens: number; started: boolean };
+  };
 }
 
 /** The run view of the row `a` as JSON, exactly as presentRun writes it (presenters.ts). */
@@ -86,6 +96,16 @@ export async function writeStatus(
     samePending = ` and (r.pending_action ->> 'id') is not distinct from ?::text`;
     guardParams.push(patch.pendingAction?.id ?? null);
   }
+  // Whether the settlement is written: always when computed under the caller's lock; else only while the row
+  // is unfinished and still has what it was computed from (and only then may the change end it).
+  const from = opts.settle?.from;
+  const settles = !opts.settle
+    ? 'false'
+    : from
+      ? `(r.status not in ${TERMINAL_SQL} and r.held_micros = ? and r.input_tokens = ? and r.output_tokens = ?
+          and (r.started_at is not null) = ?)`
+      : 'true';
+  const settlesParams = from ? [from.heldMicros, from.inputTokens, from.outputTokens, from.started] : [];
   const startGuard = opts.start
     ? ` and r.status = 'queued' and exists (
           select 1 from agent_versions v where v.agent_id = r.agent_id and v.version = r.agent_version)`
@@ -115,32 +135,41 @@ export async function writeStatus(
     return `${column} = case when cur.moves then ${value} else r.${column} end`;
   });
   const settle = opts.settle ? settlementWrites(opts.settle.run, opts.settle.settlement, now) : undefined;
-  if (settle) assignments.push('cost_micros = ?', 'held_micros = 0');
+  if (settle) {
+    assignments.push(
+      'cost_micros = case when cur.settles then ? else r.cost_micros end',
+      'held_micros = case when cur.settles then 0 else r.held_micros end',
+    );
+  }
 
-  const rows: Array<StatusRow & { changed: boolean }> = await em.getConnection().execute(
+  const rows: Array<StatusRow & { changed: boolean; settled: boolean }> = await em.getConnection().execute(
     `with cur as (
-       select r.*, (r.status not in ${TERMINAL_SQL} and not (r.status = ?${samePending})${startGuard}) as moves
+       select r.*,
+              (r.status not in ${TERMINAL_SQL} and not (r.status = ?${samePending})${startGuard}
+               ${from ? `and ${settles}` : ''}) as moves,
+              ${settles} as settles
        from runs r where r.id = ? for update),
      ${settle?.sql ?? ''}
      upd as (
        update runs r set ${assignments.join(', ')}, updated_at = ?
-       from cur where r.id = cur.id and (cur.moves or ?)
-       returning r.*, cur.moves),
+       from cur where r.id = cur.id and (cur.moves or cur.settles)
+       returning r.*, cur.moves, cur.settles),
      notified as (select pg_notify(?, ?) from upd where upd.moves),
      evented as (
        insert into run_events (run_id, type, data)
        select upd.id, 'run.status', ${runViewJson('upd')} from upd, notified)
-     select ${rowColumns('upd')}, upd.moves as changed from upd
+     select ${rowColumns('upd')}, upd.moves as changed, upd.settles as settled from upd
      union all
-     select ${rowColumns('cur')}, false from cur where not exists (select 1 from upd)`,
+     select ${rowColumns('cur')}, false, false from cur where not exists (select 1 from upd)`,
     [
       ...guardParams,
+      ...(from ? settlesParams : []),
+      ...settlesParams,
       runId,
       ...(settle?.params ?? []),
       ...setParams,
       ...(settle ? [opts.settle!.settlement.charged] : []),
       now,
-      settle !== undefined,
       RUN_EVENTS_CHANNEL,
       runId,
     ],
@@ -149,6 +178,6 @@ export async function writeStatus(
   );
   const row = rows[0];
   if (!row) return null;
-  const { changed, ...run } = row;
-  return { run, changed };
+  const { changed, settled, ...run } = row;
+  return { run, changed, settled };
 }

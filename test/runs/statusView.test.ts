@@ -1,7 +1,7 @@
 import { createModelRegistry } from '../../domain/models/registry';
 import { createRunExecution } from '../../domain/runs/execution';
 import { serializeRun } from '../../domain/runs/presenters';
-import { runViewJson } from '../../domain/runs/statusWrites';
+import { runViewJson, writeStatus } from '../../domain/runs/statusWrites';
 import { createToolRegistry } from '../../domain/tools/registry';
 import { Run } from '../../db/entities/Run';
 import { loadConfig } from '../../platform/config';
@@ -177,5 +177,72 @@ describe('a status change in one statement', () => {
     await execution.finishRun(runId, { status: 'cancelled' });
     expect(await execution.startRun(runId)).toEqual({ endedAs: 'cancelled' });
     expect((await viewOfEntity(runId)).startedAt).toBeNull();
+  });
+
+  const money = async (runId: string) => {
+    const [row] = await db().execute(
+      `select r.cost_micros::float8 as cost, r.held_micros::float8 as held, r.status, w.credit_balance_micros::float8 as balance,
+              (select coalesce(json_agg(json_build_object('kind', l.kind, 'amount', l.amount_micros::float8) order by l.kind), '[]')
+                 from ledger_entries l where l.run_id = r.id and l.kind in ('charge', 'release')) as settled
+         from runs r join workspaces w on w.id = r.workspace_id where r.id = ?`,
+      [runId],
+    );
+    return row as {
+      cost: number;
+      held: number;
+      status: string;
+      balance: number;
+      settled: Array<{ kind: string; amount: number }>;
+    };
+  };
+
+  it('writes nothing when the row no longer has what an unlocked settlement was computed from', async () => {
+    const runId = await newRun();
+    await execution.startRun(runId);
+    const before = await money(runId);
+    const [run]: Array<{ id: string; workspaceId: string; apiKeyId: string | null }> = await db().execute(
+      `select id, workspace_id as "workspaceId", api_key_id as "apiKeyId" from runs where id = ?`,
+      [runId],
+    );
+    const written = await writeStatus(
+      h.orm.em.fork(),
+      runId,
+      { status: 'succeeded', output: 1 },
+      {
+        settle: {
+          run,
+          settlement: { held: before.held, charged: 1 },
+          from: { heldMicros: before.held, inputTokens: 999, outputTokens: 0, started: true },
+        },
+      },
+    );
+    expect(written).toMatchObject({ changed: false, settled: false, run: { status: 'running' } });
+    expect(await money(runId)).toEqual(before);
+    // The run then finishes as usual, settled once.
+    await execution.finishRun(runId, { status: 'succeeded', output: 1 });
+    const after = await money(runId);
+    expect(after.status).toBe('succeeded');
+    expect(after.settled.map((e) => e.kind)).toEqual(before.held > 0 ? ['charge', 'release'] : ['charge']);
+    expect(after.balance).toBe(before.balance + before.held - after.cost);
+  });
+
+  it('settles a charge beyond the hold from the balance, under its lock, and never below 0', async () => {
+    const runId = await newRun();
+    await execution.startRun(runId);
+    // A run from before holds, in a workspace with less left than the run's price: the charge is capped.
+    await db().execute(`update runs set held_micros = 0 where id = ?`, [runId]);
+    await db().execute(
+      `update workspaces set credit_balance_micros = 400 where id = (select workspace_id from runs where id = ?)`,
+      [runId],
+    );
+    await execution.finishRun(runId, { status: 'succeeded', output: 'x' });
+    expect(await money(runId)).toEqual({
+      cost: 400,
+      held: 0,
+      status: 'succeeded',
+      balance: 0,
+      settled: [{ kind: 'charge', amount: -400 }],
+    });
+    expect((await statusEvents(runId)).at(-1)).toEqual(await viewOfEntity(runId));
   });
 });
