@@ -145,7 +145,8 @@ export function createRunExecution(deps: RunExecutionDeps) {
       if (!written) throw new RunNotExecutable('run row missing');
       const { run } = written;
       if (TERMINAL.includes(run.status)) return { endedAs: run.status };
-      const version = await findVersionDefinition(em, run.agentId, run.agentVersion);
+      // Still queued: the statement found no agent version (whatever this process has cached).
+      const version = run.status === 'queued' ? null : await findVersionDefinition(em, run.agentId, run.agentVersion);
       if (!version) throw new RunNotExecutable('agent version missing');
       return {
         modelId: version.modelId,

@@ -179,6 +179,16 @@ describe('a status change in one statement', () => {
     expect((await viewOfEntity(runId)).startedAt).toBeNull();
   });
 
+  it('does not start a run whose agent version is gone, even when this process still has it cached', async () => {
+    const agent = (await createAgent(h, auth, { presetId: 'general-assistant' })).id;
+    const cached = (await createRun(h, auth, { agentId: agent, input: { text: 'a' } })).id;
+    const orphan = (await createRun(h, auth, { agentId: agent, input: { text: 'b' } })).id;
+    await execution.startRun(cached); // the version is now in this process's cache
+    await db().execute(`delete from agent_versions where agent_id = ?`, [agent]);
+    await expect(execution.startRun(orphan)).rejects.toThrow('agent version missing');
+    expect((await viewOfEntity(orphan)).status).toBe('queued');
+  });
+
   const money = async (runId: string) => {
     const [row] = await db().execute(
       `select r.cost_micros::float8 as cost, r.held_micros::float8 as held, r.status, w.credit_balance_micros::float8 as balance,
