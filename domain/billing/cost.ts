@@ -8,7 +8,11 @@ import { findVersionDefinition } from '../agents/versionCache';
 const FREE: ModelPricing = { perRunUsd: 0, inputPerMTokUsd: 0, outputPerMTokUsd: 0 };
 
 /** The pricing of the model of the run's agent version. */
-export async function runPricing(em: EntityManager, models: ModelRegistry, run: Run): Promise<ModelPricing> {
+export async function runPricing(
+  em: EntityManager,
+  models: ModelRegistry,
+  run: Pick<Run, 'agentId' | 'agentVersion'>,
+): Promise<ModelPricing> {
   const version = await findVersionDefinition(em, run.agentId, run.agentVersion);
   if (!version) throw new Error(`agent version ${run.agentId}@${run.agentVersion} missing`);
   return models.get(version.modelId)?.pricing ?? FREE;

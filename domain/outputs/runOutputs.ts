@@ -21,16 +21,16 @@ export const runOutputsWorkflowId = (runId: string) => `run-outputs-${runId}`;
  * Starts saving a run's output when the run has succeeded and its agent version lists connections
  * (docs/api/output-connections.md): one workflow per run (`run-outputs-<runId>`, so a repeated announcement
  * starts nothing more), off the run's path. Costs one indexed look-up when there is nothing to save, none
- * when given the run's row as its run just ended (its agent version is cached: domain/agents/versionCache.ts).
+ * when given the run (its agent and version) as its run just ended (its agent version is cached: domain/agents/versionCache.ts).
  */
 export async function saveRunOutputs(
   em: EntityManager,
   client: Client,
   taskQueue: string,
-  run: Pick<AnnouncedRun, 'id' | 'status'> | Run,
+  run: Pick<AnnouncedRun, 'id' | 'status'> | Pick<Run, 'id' | 'status' | 'agentId' | 'agentVersion'>,
 ): Promise<void> {
   if (run.status !== 'succeeded') return;
-  const row = run instanceof Run ? run : await em.findOne(Run, run.id);
+  const row = 'agentId' in run ? run : await em.findOne(Run, run.id);
   if (!row || row.status !== 'succeeded') return;
   if ((await savedTo(em, row)).length === 0) return;
   await client.workflow

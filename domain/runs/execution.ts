@@ -1,22 +1,22 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { serializeRun } from './presenters';
 import { Run } from '../../db/entities/Run';
 import type { StepStatus, StepType } from '../../db/entities/RunStep';
 import type { Orm } from '../../db/orm';
 import { TERMINAL_STATUSES as TERMINAL, type RunStatus } from '../../workflows/messages';
 import type { RunPlan, TransitionPatch } from '../../workflows/activityTypes';
 import { untilDatabaseAnswers } from '../../platform/database/wait';
-import { appendRunEvent } from './events';
 import { ANNOUNCED } from '../webhooks/dispatch';
 import type { ModelRegistry } from '../models/registry';
 import type { ModelTurnRequest } from '../../workflows/activityTypes';
 import type { ToolCall, TurnResult } from '../models/types';
-import { settleRun } from '../billing/charge';
 import { coverNextTurn } from '../billing/holds';
 import { ASK_USER, type ToolRegistry } from '../tools/registry';
 import { findVersionDefinition } from '../agents/versionCache';
 import { writeStep, type TurnTokens } from './stepWrites';
+import { writeStatus, type StatusRow } from './statusWrites';
+import { finishAtOnce, finishInTransaction } from './finish';
+
+export { finishInTransaction };
 
 /** A run that cannot execute at all (its row or its agent version vanished): retrying cannot help. */
 export class RunNotExecutable extends Error {
@@ -46,8 +46,8 @@ export interface RunExecutionDeps {
   orm: Orm;
   models: ModelRegistry;
   tools: ToolRegistry;
-  /** Called after a change to an announced status commits: the webhook fan-out. */
-  onStatus?: (run: Run) => Promise<void>;
+  /** Called after a change to an announced status commits: the webhook fan-out (the run as the change left it). */
+  onStatus?: (run: StatusRow) => Promise<void>;
 }
 
 /**
@@ -59,13 +59,14 @@ export function createRunExecution(deps: RunExecutionDeps) {
   const { orm } = deps;
 
   async function transition(runId: string, patch: TransitionPatch): Promise<void> {
-    const row = await orm.em.fork().transactional((em) => applyTransition(em, runId, patch));
+    // One statement, its own transaction (statusWrites.ts).
+    const row = await applyTransition(orm.em.fork(), runId, patch);
     await announce(row, patch);
   }
 
   // Announced even when this call found its change already made: the fan-out is idempotent, so a
   // retry after a crash between the commit and the fan-out still delivers.
-  async function announce(row: Run, patch: TransitionPatch): Promise<void> {
+  async function announce(row: StatusRow, patch: TransitionPatch): Promise<void> {
     if (deps.onStatus && row.status === patch.status && ANNOUNCED[row.status]) await deps.onStatus(row);
   }
 
@@ -137,22 +138,23 @@ export function createRunExecution(deps: RunExecutionDeps) {
      * could not confirm it in time), so it must not run behind the caller's back.
      */
     async startRun(runId: string): Promise<RunPlan | { endedAs: RunStatus }> {
-      // One transaction: the row read locked once, its version (cached), the move to running (never announced).
-      return orm.em.fork().transactional(async (em) => {
-        const run = await em.findOne(Run, runId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        if (!run) throw new RunNotExecutable('run row missing');
-        if (TERMINAL.includes(run.status)) return { endedAs: run.status };
-        const version = await findVersionDefinition(em, run.agentId, run.agentVersion);
-        if (!version) throw new RunNotExecutable('agent version missing');
-        if (run.status === 'queued') await transitionLocked(em, run, { status: 'running' });
-        return {
-          modelId: version.modelId,
-          instructions: version.instructions,
-          input: run.input,
-          tools: deps.tools.specs(version.tools),
-          settings: version.settings,
-        };
-      });
+      // One statement moves it (only from `queued`, only when its agent version exists) and returns the row;
+      // its version comes from the per-process cache.
+      const em = orm.em.fork();
+      const written = await writeStatus(em, runId, { status: 'running' }, { start: true });
+      if (!written) throw new RunNotExecutable('run row missing');
+      const { run } = written;
+      if (TERMINAL.includes(run.status)) return { endedAs: run.status };
+      // Still queued: the statement found no agent version (whatever this process has cached).
+      const version = run.status === 'queued' ? null : await findVersionDefinition(em, run.agentId, run.agentVersion);
+      if (!version) throw new RunNotExecutable('agent version missing');
+      return {
+        modelId: version.modelId,
+        instructions: version.instructions,
+        input: run.input,
+        tools: deps.tools.specs(version.tools),
+        settings: version.settings,
+      };
     },
 
     transition,
@@ -225,7 +227,9 @@ export function createRunExecution(deps: RunExecutionDeps) {
      * transaction (docs/api/billing.md: charged when it ends, once).
      */
     async finishRun(runId: string, patch: TransitionPatch): Promise<void> {
-      const row = await orm.em.fork().transactional((em) => finishInTransaction(em, deps.models, runId, patch));
+      const row =
+        (await finishAtOnce(orm.em.fork(), deps.models, runId, patch)) ??
+        (await orm.em.fork().transactional((em) => finishInTransaction(em, deps.models, runId, patch)));
       await announce(row, patch);
     },
   };
@@ -234,47 +238,12 @@ export function createRunExecution(deps: RunExecutionDeps) {
 export type RunExecution = ReturnType<typeof createRunExecution>;
 
 /**
- * Applies a status change to the run row and stores its event, in the caller's transaction. A
- * repeated change (a retried activity) and any change of a finished run do nothing.
+ * Applies a status change to the run row and stores its event (statusWrites.ts), in the caller's
+ * transaction when there is one, else as one statement of its own. A repeated change (a retried
+ * activity) and any change of a finished run do nothing. Returns the run as the change left it.
  */
-export async function applyTransition(em: EntityManager, runId: string, patch: TransitionPatch): Promise<Run> {
-  const row = await em.findOneOrFail(Run, runId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  return transitionLocked(em, row, patch);
-}
-
-/** applyTransition for a row this transaction already holds locked (`select … for update`). */
-async function transitionLocked(em: EntityManager, row: Run, patch: TransitionPatch): Promise<Run> {
-  const runId = row.id;
-  const nextPending = patch.pendingAction === undefined ? row.pendingAction : patch.pendingAction;
-  if (TERMINAL.includes(row.status)) return row;
-  if (row.status === patch.status && (row.pendingAction?.id ?? null) === (nextPending?.id ?? null)) return row;
-  row.status = patch.status;
-  if (patch.pendingAction !== undefined) row.pendingAction = patch.pendingAction;
-  if (patch.output !== undefined) row.output = patch.output;
-  if (patch.error !== undefined) row.error = patch.error;
-  if (patch.status === 'running' && !row.startedAt) row.startedAt = new Date();
-  if (TERMINAL.includes(patch.status)) {
-    row.completedAt ??= new Date();
-    row.pendingAction = null;
-  }
-  await em.flush();
-  await appendRunEvent(em, runId, 'run.status', serializeRun(row));
-  return row;
-}
-
-/** Settles the run's credits and gives it its terminal status, in the caller's transaction. */
-export async function finishInTransaction(
-  em: EntityManager,
-  models: ModelRegistry,
-  runId: string,
-  patch: TransitionPatch,
-): Promise<Run> {
-  const run = await em.findOneOrFail(Run, runId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  // A run is settled in the transaction that ends it, so the locked, unfinished row is unsettled. The
-  // settlement's changes to the row are written with its status by the transition's one update.
-  if (!TERMINAL.includes(run.status)) await settleRun(em, models, run, { unsettled: true });
-  // The row is locked already: no second `select … for update`.
-  const row = await transitionLocked(em, run, patch);
-  await em.flush(); // a transition that changed nothing still writes the settlement
-  return row;
+export async function applyTransition(em: EntityManager, runId: string, patch: TransitionPatch): Promise<StatusRow> {
+  const written = await writeStatus(em, runId, patch);
+  if (!written) throw new Error(`run ${runId} missing`);
+  return written.run;
 }
