@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AbstractSqlConnection, EntityManager } from '@mikro-orm/postgresql';
 import Koa from 'koa';
 import type { Orm } from '../db/orm';
 import type { Config } from '../platform/config';
@@ -163,6 +163,23 @@ export function declareRoutes(
   return routes;
 }
 
+/** A request's `ctx.state`: the EntityManager is forked on first use. */
+class RequestState implements AppState {
+  requestId = '';
+  identity?: AppState['identity'];
+  input: AppState['input'] = { body: undefined, query: undefined, params: undefined };
+  private forked?: EntityManager;
+
+  constructor(
+    private readonly root: EntityManager,
+    readonly db: AbstractSqlConnection,
+  ) {}
+
+  get em(): EntityManager {
+    return (this.forked ??= this.root.fork());
+  }
+}
+
 /** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
 export function createApp(deps: AppDeps): {
   app: Koa<AppState>;
@@ -187,21 +204,19 @@ export function createApp(deps: AppDeps): {
   const keyLimits = new KeyRateLimiter(deps.orm.em);
   const router = buildRouter(routes, { config: deps.config, rateLimits, keyLimits, apiKeys });
 
+  // One EntityManager per request, forked only when the request first uses it: an API key request to
+  // GET /v1/runs/{id} runs its statements on `db` and never needs one (bench/README.md, case 4). The
+  // state is an instance with the fork behind a getter of its class, set up first, so the rest of the
+  // chain finds it; a per-request accessor property cost more than the fork it saves.
+  const db = deps.orm.em.getConnection();
+  const rootEm = deps.orm.em;
+  app.use((ctx, next) => {
+    ctx.state = new RequestState(rootEm, db);
+    return next();
+  });
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));
-  // One EntityManager per request, forked only when the request first uses it: an API key request to
-  // GET /v1/runs/{id} runs its statements on `db` and never needs one (bench/README.md, case 4).
-  const db = deps.orm.em.getConnection();
-  app.use((ctx, next) => {
-    let em: EntityManager | undefined;
-    Object.defineProperty(ctx.state, 'em', {
-      enumerable: true,
-      get: () => (em ??= deps.orm.em.fork()),
-    });
-    ctx.state.db = db;
-    return next();
-  });
   // The console's static files (docs/console.md): before the router, and only under /console/.
   app.use(consoleStatic(deps.config));
   // Published apps' public pages (docs/api/apps.md): no credential, outside the /v1 router.

@@ -1,27 +1,39 @@
+import { performance } from 'node:perf_hooks';
 import type { Middleware } from 'koa';
-import type { AppState } from '../context';
+import type { AppContext, AppState } from '../context';
 import type { Logger } from '../../platform/logger';
 
 /** One line per request: method, path without the query string, status, duration. No headers, no bodies. */
 export function accessLog(logger: Logger): Middleware<AppState> {
-  return async (ctx, next) => {
-    const started = process.hrtime.bigint();
-    try {
-      await next();
-    } finally {
-      const identity = ctx.state.identity;
-      logger.info(
-        {
-          reqId: ctx.state.requestId,
-          method: ctx.method,
-          path: ctx.path,
-          status: ctx.status,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
-          actor: identity?.actor,
-          workspaceId: identity?.workspaceId,
-        },
-        'request',
-      );
-    }
+  // The line's keys are these seven, its values strings and numbers: no redaction path of platform/logger.ts
+  // can apply to it, yet pino runs every value through the redactor, a third of the line's cost. A child
+  // without redaction writes the same line; every other log keeps the guard.
+  const lines = logger.child({}, { redact: [] });
+  return (ctx, next) => {
+    const started = performance.now();
+    // written whether the rest of the chain succeeds or throws, as a `finally` would
+    return next().then(
+      () => writeLine(lines, ctx, started),
+      (err: unknown) => {
+        writeLine(lines, ctx, started);
+        throw err;
+      },
+    );
   };
+}
+
+function writeLine(lines: Logger, ctx: AppContext, started: number): void {
+  const identity = ctx.state.identity;
+  lines.info(
+    {
+      reqId: ctx.state.requestId,
+      method: ctx.method,
+      path: ctx.path,
+      status: ctx.status,
+      ms: performance.now() - started,
+      actor: identity?.actor,
+      workspaceId: identity?.workspaceId,
+    },
+    'request',
+  );
 }

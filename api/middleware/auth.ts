@@ -29,7 +29,8 @@ export function authorize(access: Access, deps: AuthDeps): Middleware<AppState> 
   return async (ctx, next) => {
     if (access.auth === 'public') return next();
     const bearer = bearerToken(ctx);
-    const cookie = ctx.cookies.get(SESSION_COOKIE);
+    // a bearer wins over a cookie, so the cookie header is parsed only without one
+    const cookie = bearer === undefined ? ctx.cookies.get(SESSION_COOKIE) : undefined;
 
     let identity: Identity;
     if (bearer !== undefined) {

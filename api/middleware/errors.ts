@@ -24,10 +24,8 @@ export function unavailableDependency(err: unknown): 'database' | 'temporal' | n
  * with the request id and answered as a bare 500 `internal_error`, never with a stack.
  */
 export function errorHandler(logger: Logger): Middleware<AppState> {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
+  return (ctx, next) =>
+    next().catch((err: unknown) => {
       let apiError: ApiError;
       if (err instanceof ApiError) {
         apiError = err;
@@ -51,8 +49,7 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
           requestId: ctx.state.requestId,
         },
       };
-    }
-  };
+    });
 }
 
 // Only the error's kind, message and stack go to the log: never the request that caused it.

@@ -21,11 +21,12 @@ function check<T>(schema: ZodType<T> | undefined, value: unknown, onFail: (issue
  * anything, so it is 404 rather than 400.
  */
 export function validate(route: RouteDef): Middleware<AppState> {
-  return async (ctx, next) => {
+  // not async: a failed check throws into the chain, which turns it into the rejection the error handler renders
+  return (ctx, next) => {
     const params = check(route.params, ctx.params, () => errors.notFound());
     const query = check(route.query, ctx.query, errors.validation);
     const body = check(route.body, ctx.request.body, errors.validation);
     ctx.state.input = { params, query, body };
-    await next();
+    return next();
   };
 }

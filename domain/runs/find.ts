@@ -5,6 +5,7 @@ import { errors } from '../errors';
 import { decodePositionCursor, encodePositionCursor, findPage } from '../pagination';
 import type { RunStatus } from '../../workflows/messages';
 import { isoSql } from './isoSql';
+import { selectRows } from '../../platform/database/rows';
 import { presentRun, type RunFields, type RunView } from './presenters';
 
 /** Loads a run of the caller's workspace; another workspace's id is 404, never 403 (docs/api/errors.md). */
@@ -17,16 +18,17 @@ export async function findRun(em: EntityManager, workspaceId: string, id: string
 /**
  * `findRun` and `serializeRun` in one statement, without building the entity: `GET /v1/runs/{id}` is
  * the read that callers poll, and hydrating a run (identity map, change-set snapshot) cost more than the
- * query itself (bench/README.md, case 4). Same view, same 404. On the shared connection: no
- * EntityManager is needed, so the request forks none.
+ * query itself (bench/README.md, case 4). Same view, same 404. On the shared connection's pool, through
+ * `pg` alone (platform/database/rows.ts): no EntityManager is needed, so the request forks none.
  */
 export async function findRunView(db: AbstractSqlConnection, workspaceId: string, id: string): Promise<RunView> {
-  const rows: RunFields[] = await db.execute(
+  const rows = await selectRows<RunFields>(
+    db,
     `select id, agent_id as "agentId", agent_version as "agentVersion", status, input, output, error,
             pending_action as "pendingAction", input_tokens as "inputTokens", output_tokens as "outputTokens",
             cost_micros::float8 as "costMicros", metadata, ${iso('created_at', 'createdAt')},
             ${iso('updated_at', 'updatedAt')}, ${iso('started_at', 'startedAt')}, ${iso('completed_at', 'completedAt')}
-       from runs where id = ? and workspace_id = ?`,
+       from runs where id = $1 and workspace_id = $2`,
     [id, workspaceId],
   );
   if (!rows[0]) throw errors.notFound('Run');

@@ -1,0 +1,188 @@
+/**
+ * CPU time per `GET /v1/runs/{id}` (API key caller) of the API process, and of the bare Koa routes of
+ * bench/baseline/server.ts (`/runs/:id`, the one `select` through `pg`; `/noop`), measured from the
+ * process's own utime + stime (/proc/<pid>/stat, every thread of it) before and after a fixed number of
+ * requests. Unlike throughput, this holds on a shared machine: other work delays our requests but does not
+ * add to our process's CPU time. Linux only. Not part of the suite (jest's roots are test/); run it with
+ *   SVC_SKIP_INSTALL=1 npm test -- --roots '<rootDir>/bench' --testMatch '<rootDir>/bench/cpuPerRequest.ts'
+ * It uses the PostgreSQL and Temporal that `npm test` starts. Environment (defaults):
+ *   CPU_REQUESTS=20000 CPU_CONNECTIONS=10 CPU_ROUNDS=3   requests per round, connections, rounds per target
+ *   CPU_PROFILE=<dir>   the API process also writes V8 CPU profiles there when it stops (`--cpu-prof`; the
+ *                       largest file is the main thread's; open it in Chrome DevTools or speedscope)
+ * The API runs as `node --import tsx api/main.ts` (no tsx wrapper, so the pid is the server's), LOG_LEVEL
+ * info, its log into .data/cpu/api.log: one access log line per request, as in production and the bench.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { loadConfig } from '../platform/config';
+import { initOrm, type Orm } from '../db/orm';
+import { createAgent, createWorkspace, KeyPool } from './lib/accounts';
+import { expectStatus } from './lib/http';
+import { freePort } from './lib/ports';
+
+const ROOT = path.resolve(__dirname, '..');
+const LOG_DIR = path.join(ROOT, '.data/cpu');
+const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
+const REQUESTS = num('CPU_REQUESTS', 20_000);
+const CONNECTIONS = num('CPU_CONNECTIONS', 10);
+const ROUNDS = num('CPU_ROUNDS', 3);
+const TICK_US = 10_000; // USER_HZ is 100 on Linux
+
+/** utime and stime in microseconds (fields 14 and 15 of a /proc stat file). */
+function readTimes(file: string): { user: number; system: number } {
+  const stat = fs.readFileSync(file, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(fields[11]) * TICK_US, system: Number(fields[12]) * TICK_US };
+}
+
+/** A process's CPU time, all its threads, and of its main (JavaScript) thread alone. */
+function cpuMicros(pid: number): { user: number; system: number; main: number } {
+  const main = readTimes(`/proc/${pid}/task/${pid}/stat`);
+  return { ...readTimes(`/proc/${pid}/stat`), main: main.user + main.system };
+}
+
+function start(name: string, script: string, env: Record<string, string>, extraArgs: string[] = []): ChildProcess {
+  fs.mkdirSync(LOG_DIR, { recursive: true });
+  const fd = fs.openSync(path.join(LOG_DIR, `${name}.log`), 'w');
+  const child = spawn(process.execPath, [...extraArgs, '--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', fd, fd],
+  });
+  fs.closeSync(fd);
+  return child;
+}
+
+async function waitOk(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited (${child.exitCode})`);
+    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} not ready`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** `amount` GETs over `connections` connections; returns the statuses seen. */
+function fire(url: string, amount: number, headers?: () => Record<string, string>): Promise<Record<number, number>> {
+  const statuses: Record<number, number> = {};
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url,
+        connections: CONNECTIONS,
+        amount,
+        timeout: 30,
+        requests: headers
+          ? [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...headers() } }) }]
+          : undefined,
+      },
+      (err) => (err ? reject(err) : resolve(statuses)),
+    );
+    instance.on('response', (_c: unknown, status: number) => {
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    });
+  });
+}
+
+/** Warms up, then ROUNDS rounds of REQUESTS requests: the process's CPU µs per request of each round. */
+async function measure(label: string, pid: number, url: string, headers?: () => Record<string, string>) {
+  await fire(url, Math.min(REQUESTS, 5000), headers);
+  const rounds: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const before = cpuMicros(pid);
+    const t0 = Date.now();
+    const statuses = await fire(url, REQUESTS, headers);
+    const after = cpuMicros(pid);
+    const user = (after.user - before.user) / REQUESTS;
+    const system = (after.system - before.system) / REQUESTS;
+    const main = (after.main - before.main) / REQUESTS;
+    const us = user + system;
+    rounds.push(us);
+    console.log(
+      `${label}: ${us.toFixed(1)} µs CPU/request (user ${user.toFixed(1)}, system ${system.toFixed(1)}, main thread ${main.toFixed(1)}; ${((REQUESTS * 1000) / (Date.now() - t0)).toFixed(0)}/s wall, statuses ${JSON.stringify(statuses)})`,
+    );
+  }
+  const sorted = [...rounds].sort((a, b) => a - b);
+  return { label, rounds, median: sorted[Math.floor(sorted.length / 2)] };
+}
+
+describe('CPU per request', () => {
+  let orm: Orm;
+  let api: ChildProcess;
+  let baseline: ChildProcess;
+  let apiUrl: string;
+  let baselineUrl: string;
+
+  beforeAll(async () => {
+    const config = loadConfig(process.env);
+    const stamp = randomUUID().slice(0, 8);
+    const apiPort = await freePort(4700);
+    const baselinePort = await freePort(apiPort + 1);
+    const profile = process.env.CPU_PROFILE;
+    api = start(
+      'api',
+      'api/main.ts',
+      { PORT: String(apiPort), HOST: '127.0.0.1', LOG_LEVEL: 'info', TEMPORAL_TASK_QUEUE: `cpu-idle-${stamp}` },
+      profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`] : [],
+    );
+    baseline = start('baseline', 'bench/baseline/server.ts', {
+      PORT: String(baselinePort),
+      LOG_LEVEL: 'info',
+      BENCH_IDLE_QUEUE: `cpu-idle-${stamp}`,
+    });
+    apiUrl = `http://127.0.0.1:${apiPort}`;
+    baselineUrl = `http://127.0.0.1:${baselinePort}`;
+    await Promise.all([waitOk(`${apiUrl}/healthz`, api), waitOk(`${baselineUrl}/noop`, baseline)]);
+    orm = await initOrm(config.databaseUrl, 2);
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all([api && stop(api), baseline && stop(baseline)]);
+    // the baseline server's own table: the test database must keep exactly the migrated schema
+    // (test/architecture/schema.test.ts)
+    await orm?.em.getConnection().execute('drop table if exists bench_baseline_runs');
+    await orm?.close(true);
+  });
+
+  it('measures', async () => {
+    const ws = await createWorkspace(apiUrl, orm);
+    const pool = new KeyPool(orm, ws.id);
+    await pool.ensure((ROUNDS + 1) * REQUESTS + 10);
+    const agentId = await createAgent(apiUrl, pool.next());
+    // no worker polls the API's task queue: the run stays queued, its view is read all the same
+    const run = await expectStatus(201, `${apiUrl}/v1/runs`, {
+      headers: { authorization: pool.next() },
+      json: { agentId, input: { text: 'read me' } },
+    });
+    const results = [
+      await measure('GET /v1/runs/{id}', api.pid!, `${apiUrl}/v1/runs/${run.id}`, () => ({
+        authorization: pool.next(),
+      })),
+      await measure('bare select /runs/:id', baseline.pid!, `${baselineUrl}/runs/${run.id}`),
+      await measure('bare /noop', baseline.pid!, `${baselineUrl}/noop`),
+    ];
+    console.log(
+      results
+        .map(
+          (r) =>
+            `${r.label}: median ${r.median.toFixed(1)} µs CPU/request (rounds ${r.rounds.map((x) => x.toFixed(1)).join(', ')})`,
+        )
+        .join('\n'),
+    );
+  }, 600_000);
+});
