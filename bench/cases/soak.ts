@@ -46,6 +46,27 @@ export async function soakRate(ctx: BenchContext): Promise<{ rate: number; sourc
   return { rate: measured.rps / 2, source: 'half of create throughput measured for 5 s', createRps: measured.rps };
 }
 
+/** The soak's knobs (bench/README.md, case 10), shared by case 10b. */
+export async function soakSettings(ctx: BenchContext, minutes: number) {
+  const warmupSeconds = num('BENCH_SOAK_WARMUP_SECONDS', 30);
+  const drainSeconds = num('BENCH_SOAK_DRAIN_SECONDS', 60);
+  const mixSpec = process.env.BENCH_SOAK_MIX ?? DEFAULT_MIX;
+  const mix = parseMix(mixSpec);
+  const { rate, source, createRps } = await soakRate(ctx);
+  if (!(rate > 0)) throw new Error(`soak: no positive rate (${source})`);
+  return {
+    minutes,
+    warmupSeconds,
+    drainSeconds,
+    mixSpec,
+    mix,
+    rate,
+    source,
+    createRps,
+    seconds: warmupSeconds + minutes * 60,
+  };
+}
+
 const statusIs = (s: string) => (e: SseEvent) => e.event === 'run.status' && e.data?.status === s;
 
 /**
@@ -55,14 +76,10 @@ const statusIs = (s: string) => (e: SseEvent) => e.event === 'run.status' && e.d
  * sampled. Compares the first minute after the warm-up with the last one (bench/README.md).
  */
 export async function soakCase(ctx: BenchContext): Promise<CaseResult> {
-  const minutes = num('BENCH_SOAK_MINUTES', 10);
-  const warmupSeconds = num('BENCH_SOAK_WARMUP_SECONDS', 30);
-  const drainSeconds = num('BENCH_SOAK_DRAIN_SECONDS', 60);
-  const mixSpec = process.env.BENCH_SOAK_MIX ?? DEFAULT_MIX;
-  const mix = parseMix(mixSpec);
-  const { rate, source, createRps } = await soakRate(ctx);
-  if (!(rate > 0)) throw new Error(`soak: no positive rate (${source})`);
-  const seconds = warmupSeconds + minutes * 60;
+  const { minutes, warmupSeconds, drainSeconds, mixSpec, mix, rate, source, createRps, seconds } = await soakSettings(
+    ctx,
+    num('BENCH_SOAK_MINUTES', 10),
+  );
   console.error(`  soak: ${rate.toFixed(1)} arrivals/s (${source}), ${mixSpec}, ${warmupSeconds} s + ${minutes} min`);
 
   const ws = await createWorkspace(ctx.apiUrl, ctx.orm);

@@ -4,7 +4,7 @@ import { expectStatus, request, waitForTerminal } from '../lib/http';
 import { nowMs, OpLog, openLoop } from '../lib/openLoop';
 import { fmt, table } from '../lib/stats';
 import type { bareDurableRunWorkflow } from '../baseline/workflows';
-import { DEFAULT_MIX, parseMix, soakRate } from './soak';
+import { soakSettings } from './soak';
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
 
@@ -24,13 +24,10 @@ const LABELS: Record<BaseOp, string> = {
  * that rate is what bounds case 10 (bench/README.md, Soak).
  */
 export async function soakBaselineCase(ctx: BenchContext): Promise<CaseResult> {
-  const minutes = num('BENCH_SOAK_BASELINE_MINUTES', 3);
-  const warmupSeconds = num('BENCH_SOAK_WARMUP_SECONDS', 30);
-  const drainSeconds = num('BENCH_SOAK_DRAIN_SECONDS', 60);
-  const mixSpec = process.env.BENCH_SOAK_MIX ?? DEFAULT_MIX;
-  const mix = parseMix(mixSpec);
-  const { rate, source, createRps } = await soakRate(ctx);
-  const seconds = warmupSeconds + minutes * 60;
+  const { minutes, warmupSeconds, drainSeconds, mixSpec, mix, rate, source, createRps, seconds } = await soakSettings(
+    ctx,
+    num('BENCH_SOAK_BASELINE_MINUTES', 3),
+  );
   console.error(
     `  soakbase: ${rate.toFixed(1)} arrivals/s (${source}), ${mixSpec}, ${warmupSeconds} s + ${minutes} min`,
   );

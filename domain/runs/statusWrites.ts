@@ -1,14 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  TERMINAL_STATUSES as TERMINAL,
-  type PendingAction,
-  type RunError,
-  type RunStatus,
-} from '../../workflows/messages';
+import { TERMINAL_STATUSES as TERMINAL } from '../../workflows/messages';
 import type { TransitionPatch } from '../../workflows/activityTypes';
 import { settlementWrites, type Settlement } from '../billing/charge';
 import { RUN_EVENTS_CHANNEL } from './events';
 import { isoSql } from './isoSql';
+import type { RunView } from './presenters';
 
 /**
  * A run's status change with its `run.status` event (and the event's notification) in ONE statement: no
@@ -20,17 +16,10 @@ import { isoSql } from './isoSql';
  */
 
 /** The run as a status change leaves it: what its callers read (the plan, the announcement, the outputs). */
-export interface StatusRow {
-  id: string;
-  workspaceId: string;
-  agentId: string;
-  agentVersion: number;
-  status: RunStatus;
-  input: Record<string, unknown>;
-  output: unknown;
-  error: RunError | null;
-  pendingAction: PendingAction | null;
-}
+export type StatusRow = Pick<
+  RunView,
+  'id' | 'agentId' | 'agentVersion' | 'status' | 'input' | 'output' | 'error' | 'pendingAction'
+> & { workspaceId: string };
 
 export interface StatusWrite {
   /** The run after the statement: changed, or as it was (locked) when the change did nothing. */
