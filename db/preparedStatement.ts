@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { pooledRows } from '../platform/database/rows';
 
 interface Prepared {
   name: string;
@@ -25,14 +26,9 @@ export async function executePrepared<T>(em: EntityManager, sql: string, params:
     statement = { name: `svc_prepared_${prepared.size + 1}`, text: sql.replace(/\?/g, () => `$${++n}`) };
     prepared.set(sql, statement);
   }
-  const client = em.getConnection().getKnex().client;
-  const connection = await client.acquireConnection();
   try {
-    const result = await connection.query({ name: statement.name, text: statement.text, values: params });
-    return result.rows as T[];
+    return await pooledRows<T>(em.getConnection(), { name: statement.name, text: statement.text, values: params });
   } catch (err) {
     throw em.getDriver().convertException(err as Error);
-  } finally {
-    await client.releaseConnection(connection);
   }
 }
