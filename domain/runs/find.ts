@@ -4,9 +4,9 @@ import { RunStep } from '../../db/entities/RunStep';
 import { errors } from '../errors';
 import { decodePositionCursor, encodePositionCursor, findPage } from '../pagination';
 import type { RunStatus } from '../../workflows/messages';
-import { isoSql } from './isoSql';
 import { selectRows } from '../../platform/database/rows';
-import { presentRun, type RunFields, type RunView } from './presenters';
+import type { RunView } from './presenters';
+import { runViewJson } from './statusWrites';
 
 /** Loads a run of the caller's workspace; another workspace's id is 404, never 403 (docs/api/errors.md). */
 export async function findRun(em: EntityManager, workspaceId: string, id: string): Promise<Run> {
@@ -18,24 +18,20 @@ export async function findRun(em: EntityManager, workspaceId: string, id: string
 /**
  * `findRun` and `serializeRun` in one statement, without building the entity: `GET /v1/runs/{id}` is
  * the read that callers poll, and hydrating a run (identity map, change-set snapshot) cost more than the
- * query itself (bench/README.md, case 4). Same view, same 404. On the shared connection's pool, through
- * `pg` alone (platform/database/rows.ts): no EntityManager is needed, so the request forks none.
+ * query itself (bench/README.md, case 4). The view is built by PostgreSQL as a status change's event
+ * builds it (statusWrites.ts, `runViewJson`, held equal to presentRun by test/runs/statusView.test.ts).
+ * Same 404. On the shared connection's pool, through `pg` alone (platform/database/rows.ts): no
+ * EntityManager is needed, so the request forks none.
  */
 export async function findRunView(db: AbstractSqlConnection, workspaceId: string, id: string): Promise<RunView> {
-  const rows = await selectRows<RunFields>(
+  const rows = await selectRows<{ view: RunView }>(
     db,
-    `select id, agent_id as "agentId", agent_version as "agentVersion", status, input, output, error,
-            pending_action as "pendingAction", input_tokens as "inputTokens", output_tokens as "outputTokens",
-            cost_micros::float8 as "costMicros", metadata, ${iso('created_at', 'createdAt')},
-            ${iso('updated_at', 'updatedAt')}, ${iso('started_at', 'startedAt')}, ${iso('completed_at', 'completedAt')}
-       from runs where id = $1 and workspace_id = $2`,
+    `select ${runViewJson('r')} as view from runs r where r.id = $1 and r.workspace_id = $2`,
     [id, workspaceId],
   );
   if (!rows[0]) throw errors.notFound('Run');
-  return presentRun(rows[0]);
+  return rows[0].view;
 }
-
-const iso = (column: string, as: string) => `${isoSql(column)} as "${as}"`;
 
 /** A page of the workspace's runs, newest first, optionally by status and agent. */
 export async function listRuns(
