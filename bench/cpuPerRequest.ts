@@ -11,6 +11,8 @@
  *                       largest file is the main thread's; open it in Chrome DevTools or speedscope)
  * The API runs as `node --import tsx api/main.ts` (no tsx wrapper, so the pid is the server's), LOG_LEVEL
  * info, its log into .data/cpu/api.log: one access log line per request, as in production and the bench.
+ * Next to the server's CPU it reports PostgreSQL's (the test cluster's postmaster and every process it
+ * forked: a backend's CPU lives in its own process), since both share the machine's cores.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -29,13 +31,38 @@ const num = (name: string, def: number) => (process.env[name] ? Number(process.e
 const REQUESTS = num('CPU_REQUESTS', 20_000);
 const CONNECTIONS = num('CPU_CONNECTIONS', 10);
 const ROUNDS = num('CPU_ROUNDS', 3);
+const TARGETS = new Set((process.env.CPU_TARGETS ?? 'get,select,noop').split(','));
 const TICK_US = 10_000; // USER_HZ is 100 on Linux
+const POSTMASTER_PID = path.resolve(ROOT, process.env.SVC_DATA_DIR ?? '.data/test', 'pg/postmaster.pid');
 
 /** utime and stime in microseconds (fields 14 and 15 of a /proc stat file). */
 function readTimes(file: string): { user: number; system: number } {
   const stat = fs.readFileSync(file, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { user: Number(fields[11]) * TICK_US, system: Number(fields[12]) * TICK_US };
+}
+
+/**
+ * The test cluster's CPU time (µs): the postmaster's, its children's (backends, background workers), and
+ * that of children that exited and were waited for (cutime + cstime of the postmaster).
+ */
+function postgresMicros(): number {
+  const postmaster = Number(fs.readFileSync(POSTMASTER_PID, 'utf8').split('\n')[0].trim());
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let fields: string[];
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    } catch {
+      continue; // ended meanwhile
+    }
+    const pid = Number(entry);
+    if (pid === postmaster) total += Number(fields[13]) + Number(fields[14]);
+    if (pid === postmaster || Number(fields[1]) === postmaster) total += Number(fields[11]) + Number(fields[12]);
+  }
+  return total * TICK_US;
 }
 
 /** A process's CPU time, all its threads, and of its main (JavaScript) thread alone. */
@@ -103,22 +130,30 @@ function fire(url: string, amount: number, headers?: () => Record<string, string
 async function measure(label: string, pid: number, url: string, headers?: () => Record<string, string>) {
   await fire(url, Math.min(REQUESTS, 5000), headers);
   const rounds: number[] = [];
+  const pgRounds: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const before = cpuMicros(pid);
+    const pgBefore = postgresMicros();
     const t0 = Date.now();
     const statuses = await fire(url, REQUESTS, headers);
     const after = cpuMicros(pid);
+    const pg = (postgresMicros() - pgBefore) / REQUESTS;
+    pgRounds.push(pg);
     const user = (after.user - before.user) / REQUESTS;
     const system = (after.system - before.system) / REQUESTS;
     const main = (after.main - before.main) / REQUESTS;
     const us = user + system;
     rounds.push(us);
     console.log(
-      `${label}: ${us.toFixed(1)} µs CPU/request (user ${user.toFixed(1)}, system ${system.toFixed(1)}, main thread ${main.toFixed(1)}; ${((REQUESTS * 1000) / (Date.now() - t0)).toFixed(0)}/s wall, statuses ${JSON.stringify(statuses)})`,
+      `${label}: ${us.toFixed(1)} µs CPU/request (user ${user.toFixed(1)}, system ${system.toFixed(1)}, main thread ${main.toFixed(1)}; PostgreSQL ${pg.toFixed(1)}; ${((REQUESTS * 1000) / (Date.now() - t0)).toFixed(0)}/s wall, statuses ${JSON.stringify(statuses)})`,
     );
   }
-  const sorted = [...rounds].sort((a, b) => a - b);
-  return { label, rounds, median: sorted[Math.floor(sorted.length / 2)] };
+  return { label, rounds, median: median(rounds), pgRounds, pgMedian: median(pgRounds) };
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 describe('CPU per request', () => {
@@ -169,18 +204,24 @@ describe('CPU per request', () => {
       headers: { authorization: pool.next() },
       json: { agentId, input: { text: 'read me' } },
     });
-    const results = [
-      await measure('GET /v1/runs/{id}', api.pid!, `${apiUrl}/v1/runs/${run.id}`, () => ({
-        authorization: pool.next(),
-      })),
-      await measure('bare select /runs/:id', baseline.pid!, `${baselineUrl}/runs/${run.id}`),
-      await measure('bare /noop', baseline.pid!, `${baselineUrl}/noop`),
-    ];
+    const results = [];
+    if (TARGETS.has('get')) {
+      results.push(
+        await measure('GET /v1/runs/{id}', api.pid!, `${apiUrl}/v1/runs/${run.id}`, () => ({
+          authorization: pool.next(),
+        })),
+      );
+    }
+    if (TARGETS.has('select')) {
+      results.push(await measure('bare select /runs/:id', baseline.pid!, `${baselineUrl}/runs/${run.id}`));
+    }
+    if (TARGETS.has('noop')) results.push(await measure('bare /noop', baseline.pid!, `${baselineUrl}/noop`));
     console.log(
       results
         .map(
           (r) =>
-            `${r.label}: median ${r.median.toFixed(1)} µs CPU/request (rounds ${r.rounds.map((x) => x.toFixed(1)).join(', ')})`,
+            `${r.label}: median ${r.median.toFixed(1)} µs CPU/request, PostgreSQL ${r.pgMedian.toFixed(1)} ` +
+            `(rounds ${r.rounds.map((x) => x.toFixed(1)).join(', ')}; PostgreSQL ${r.pgRounds.map((x) => x.toFixed(1)).join(', ')})`,
         )
         .join('\n'),
     );
