@@ -4,7 +4,7 @@ import { RunStep } from '../../db/entities/RunStep';
 import { errors } from '../errors';
 import { decodePositionCursor, encodePositionCursor, findPage } from '../pagination';
 import type { RunStatus } from '../../workflows/messages';
-import { selectRows } from '../../platform/database/rows';
+import { pooledRows } from '../../platform/database/rows';
 import type { RunView } from './presenters';
 import { runViewJson } from './statusWrites';
 
@@ -24,14 +24,17 @@ export async function findRun(em: EntityManager, workspaceId: string, id: string
  * EntityManager is needed, so the request forks none.
  */
 export async function findRunView(db: AbstractSqlConnection, workspaceId: string, id: string): Promise<RunView> {
-  const rows = await selectRows<{ view: RunView }>(
-    db,
-    `select ${runViewJson('r')} as view from runs r where r.id = $1 and r.workspace_id = $2`,
-    [id, workspaceId],
-  );
+  const rows = await pooledRows<{ view: RunView }>(db, {
+    name: 'svc_run_view',
+    text: RUN_VIEW,
+    values: [id, workspaceId],
+  });
   if (!rows[0]) throw errors.notFound('Run');
   return rows[0].view;
 }
+
+// Named: each pooled connection parses and plans the view's expression once, not on every request.
+const RUN_VIEW = `select ${runViewJson('r')} as view from runs r where r.id = $1 and r.workspace_id = $2`;
 
 /** A page of the workspace's runs, newest first, optionally by status and agent. */
 export async function listRuns(
