@@ -72,6 +72,7 @@ export function runRoutes(deps: Deps): RouteDef[] {
       params: idParams,
       responses: { 200: { description: 'The run', schema: runOut } },
       async handler(ctx, { params }) {
+        ctx.type = 'application/json';
         ctx.body = await findRunView(ctx.state.db, ctx.state.identity!.workspaceId, params.id);
       },
     }),

@@ -5,7 +5,7 @@ import { errors } from '../errors';
 import { decodePositionCursor, encodePositionCursor, findPage } from '../pagination';
 import type { RunStatus } from '../../workflows/messages';
 import { pooledRows } from '../../platform/database/rows';
-import type { RunView } from './presenters';
+import { RunViewLoader } from './runViewLoader';
 import { runViewJson } from './statusWrites';
 
 /** Loads a run of the caller's workspace; another workspace's id is 404, never 403 (docs/api/errors.md). */
@@ -19,22 +19,61 @@ export async function findRun(em: EntityManager, workspaceId: string, id: string
  * `findRun` and `serializeRun` in one statement, without building the entity: `GET /v1/runs/{id}` is
  * the read that callers poll, and hydrating a run (identity map, change-set snapshot) cost more than the
  * query itself (bench/README.md, case 4). The view is built by PostgreSQL as a status change's event
- * builds it (statusWrites.ts, `runViewJson`, held equal to presentRun by test/runs/statusView.test.ts).
- * Same 404. On the shared connection's pool, through `pg` alone (platform/database/rows.ts): no
- * EntityManager is needed, so the request forks none.
+ * builds it (statusWrites.ts, `runViewJson`, held equal to presentRun by test/runs/statusView.test.ts),
+ * and comes back as JSON text, the response body as is: the API neither parses nor serializes it.
+ * Same 404. Concurrent reads share a statement (runViewLoader.ts). On the shared connection's pool,
+ * through `pg` alone (platform/database/rows.ts): no EntityManager is needed, so the request forks none.
  */
-export async function findRunView(db: AbstractSqlConnection, workspaceId: string, id: string): Promise<RunView> {
-  const rows = await pooledRows<{ view: RunView }>(db, {
-    name: 'svc_run_view',
-    text: RUN_VIEW,
-    values: [id, workspaceId],
-  });
-  if (!rows[0]) throw errors.notFound('Run');
-  return rows[0].view;
+export async function findRunView(db: AbstractSqlConnection, workspaceId: string, id: string): Promise<string> {
+  let loader = loaders.get(db);
+  if (!loader) {
+    loader = new RunViewLoader(db, selectRunViews, maxInFlight(db));
+    loaders.set(db, loader);
+  }
+  const view = await loader.load(workspaceId, id);
+  if (view === undefined) throw errors.notFound('Run');
+  return view;
 }
 
-// Named: each pooled connection parses and plans the view's expression once, not on every request.
-const RUN_VIEW = `select ${runViewJson('r')} as view from runs r where r.id = $1 and r.workspace_id = $2`;
+/** One loader per connection (pool): one per API process. */
+const loaders = new WeakMap<AbstractSqlConnection, RunViewLoader>();
+
+/** Half the pool: the other half stays free for everything else the process does. */
+function maxInFlight(db: AbstractSqlConnection): number {
+  const pool = (db.getKnex() as unknown as { client: { config: { pool?: { max?: number } } } }).client.config.pool;
+  return Math.max(1, Math.floor((pool?.max ?? 10) / 2));
+}
+
+// Named statements: each pooled connection parses and plans the view's expression once, not on every read.
+const RUN_VIEW = `select ${runViewJson('r')}::text as view from runs r where r.id = $1 and r.workspace_id = $2`;
+const RUN_VIEWS = `select k.i::int as i, ${runViewJson('r')}::text as view
+  from unnest($1::uuid[], $2::uuid[]) with ordinality k(id, ws, i)
+  join runs r on r.id = k.id and r.workspace_id = k.ws`;
+
+/** The views of a batch's runs by their index in the batch; a lone read takes the one-row statement. */
+async function selectRunViews(
+  db: AbstractSqlConnection,
+  keys: Array<{ workspaceId: string; id: string }>,
+): Promise<Map<number, string>> {
+  const views = new Map<number, string>();
+  if (keys.length === 1) {
+    const rows = await pooledRows<{ view: string }>(db, {
+      name: 'svc_run_view',
+      text: RUN_VIEW,
+      values: [keys[0].id, keys[0].workspaceId],
+    });
+    if (rows[0]) views.set(0, rows[0].view);
+    return views;
+  }
+  const rows = await pooledRows<{ i: number; view: string }>(db, {
+    name: 'svc_run_views',
+    text: RUN_VIEWS,
+    values: [keys.map((k) => k.id), keys.map((k) => k.workspaceId)],
+  });
+  // ordinality counts from 1
+  for (const row of rows) views.set(row.i - 1, row.view);
+  return views;
+}
 
 /** A page of the workspace's runs, newest first, optionally by status and agent. */
 export async function listRuns(
