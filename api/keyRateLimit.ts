@@ -2,7 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RateLimitCount } from './rateLimitStore';
 
 /** Most requests one lease reserves; fewer as the window's allowance runs out (`leaseSize`). */
-const MAX_LEASE = 8;
+const MAX_LEASE = 64;
+/** What a lease reserves for a key this replica has not been busy with lately. */
+const BASE_LEASE = 8;
+/** A replica sizes a key's next lease by what it spent of it in the last one to two of these. */
+const RATE_SPAN_MS = 125;
 /** Unspent tokens this long untouched go back to the shared counter, for the other replicas. */
 const IDLE_RETURN_MS = 1000;
 /** How long a replica answers 429 from memory after the shared counter said no, before it asks again. */
@@ -20,6 +24,10 @@ interface Lease {
   lastTakeAt: number;
   /** Set when the shared counter refused a lease: answer 429 from memory until then, at this limit. */
   exhausted?: { until: number; limit: number };
+  /** Tokens spent here since `spanStart`, and in the span of RATE_SPAN_MS before it. */
+  spent: number;
+  spentBefore: number;
+  spanStart: number;
 }
 
 /**
@@ -27,9 +35,10 @@ interface Lease {
  * PostgreSQL's `rate_limit_buckets`, shared by every replica, but a replica reserves a few requests at a
  * time (a lease: one upsert adds k to the window's count, granting what fits under the limit) and spends
  * them from memory, leasing again when out. The count is never raised past the limit by a grant, so no
- * window admits more than the limit across all replicas. Leases are small and shrink as the allowance runs
- * out (`leaseSize`), so one replica cannot hoard it; tokens left idle go back to the counter; a new
- * window starts with no lease.
+ * window admits more than the limit across all replicas. A lease is as large as what this replica spent
+ * of the key in the last 125-250 ms (at least 8: a busy key leases in large steps, an upsert per up to 64
+ * requests), but never more than a quarter of what is left in the window (`leaseSize`), so one replica
+ * cannot hoard it; tokens left idle go back to the counter; a new window starts with no lease.
  */
 export class KeyRateLimiter {
   private readonly leases = new Map<string, Lease>();
@@ -54,6 +63,7 @@ export class KeyRateLimiter {
       if (lease && lease.tokens > 0) {
         lease.tokens--;
         lease.lastTakeAt = now;
+        countSpent(lease, now);
         return { count: lease.counted - lease.tokens, reset: seconds(lease.endsAt - now) };
       }
       if (lease?.exhausted && now < lease.exhausted.until && lease.exhausted.limit === limit) {
@@ -76,7 +86,7 @@ export class KeyRateLimiter {
    * than the database's own end, so a token is never spent in a window it was not counted in.
    */
   private async lease(bucket: string, limit: number, previous: Lease | undefined): Promise<void> {
-    const k = leaseSize(limit - (previous?.counted ?? 0));
+    const k = leaseSize(limit - (previous?.counted ?? 0), previous ? recentlySpent(previous, Date.now()) : 0);
     const sentAt = Date.now();
     const rows: Array<{ count: number | null; window_start: Date; ms_left: number }> = await this.em
       .getConnection()
@@ -102,6 +112,9 @@ export class KeyRateLimiter {
       tokens: (old?.tokens ?? 0) + granted,
       counted: row.count === null ? limit : row.count - k + granted,
       lastTakeAt: Date.now(),
+      spent: old?.spent ?? 0,
+      spentBefore: old?.spentBefore ?? 0,
+      spanStart: old?.spanStart ?? Date.now(),
     };
     // the last lease of a window may add more than fits: take the excess back, so that tokens returned
     // later free exactly what they should
@@ -146,9 +159,33 @@ export class KeyRateLimiter {
   }
 }
 
-/** How many requests to reserve when about `remaining` are left in the window: a quarter of them, 1 to 8. */
-export function leaseSize(remaining: number): number {
-  return Math.max(1, Math.min(MAX_LEASE, Math.floor(remaining / 4)));
+/**
+ * How many requests to reserve when about `remaining` are left in the window and this replica spent
+ * `recent` of the key lately: the recent demand (at least 8, at most 64), never more than a quarter of
+ * what is left, and at least 1.
+ */
+export function leaseSize(remaining: number, recent = 0): number {
+  const demand = Math.min(MAX_LEASE, Math.max(BASE_LEASE, recent));
+  return Math.max(1, Math.min(demand, Math.floor(remaining / 4)));
+}
+
+/** Counts a token spent at `now` in the lease's current span, rolling the spans over as time passes. */
+function countSpent(lease: Lease, now: number): void {
+  if (now - lease.spanStart >= RATE_SPAN_MS) rollSpans(lease, now);
+  lease.spent++;
+}
+
+/** Tokens spent in the current span and the one before it (up to 2 × RATE_SPAN_MS). */
+function recentlySpent(lease: Lease, now: number): number {
+  if (now - lease.spanStart >= RATE_SPAN_MS) rollSpans(lease, now);
+  return lease.spent + lease.spentBefore;
+}
+
+function rollSpans(lease: Lease, now: number): void {
+  // a span or more of silence in between: what came before it is no longer recent
+  lease.spentBefore = now - lease.spanStart < 2 * RATE_SPAN_MS ? lease.spent : 0;
+  lease.spent = 0;
+  lease.spanStart = now;
 }
 
 function seconds(ms: number): number {
