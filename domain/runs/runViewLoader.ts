@@ -11,7 +11,7 @@ interface Waiting {
   reject: (err: unknown) => void;
 }
 
-/** Runs a batch's statement; its rows are `[index into the batch, view]`, missing indexes found nothing. */
+/** Runs a batch's statement (distinct keys): the views by index into `keys`; a missing index found nothing. */
 export type BatchSelect = (
   db: AbstractSqlConnection,
   keys: Array<{ workspaceId: string; id: string }>,
@@ -27,7 +27,8 @@ export type BatchSelect = (
  * A lone read waits for no timer: it goes out at the end of the current turn (`setImmediate`, after the
  * sockets that were ready have been read). A read is answered only by a statement sent after it arrived,
  * so it sees every write committed before it (read-after-write). A failing statement fails each of its
- * reads with the statement's own error. Views are JSON text, so no two callers share a mutable object.
+ * reads with the statement's own error. A run read twice in one batch is selected once: views are JSON
+ * text, so callers that share one share no mutable object.
  */
 export class RunViewLoader {
   private queue: Waiting[] = [];
@@ -60,10 +61,22 @@ export class RunViewLoader {
       const batch = this.queue.length <= MAX_BATCH ? this.queue : this.queue.slice(0, MAX_BATCH);
       this.queue = this.queue.length <= MAX_BATCH ? [] : this.queue.slice(MAX_BATCH);
       this.inFlight++;
-      this.select(this.db, batch)
+      // a run read twice in a batch is selected once; its callers share the view, immutable text
+      const keys: Array<{ workspaceId: string; id: string }> = [];
+      const slots = new Map<string, number>();
+      const slotOf = batch.map(({ workspaceId, id }) => {
+        const key = `${workspaceId}/${id}`;
+        let slot = slots.get(key);
+        if (slot === undefined) {
+          slot = keys.push({ workspaceId, id }) - 1;
+          slots.set(key, slot);
+        }
+        return slot;
+      });
+      this.select(this.db, keys)
         .then(
           (views) => {
-            for (let i = 0; i < batch.length; i++) batch[i].resolve(views.get(i));
+            for (let i = 0; i < batch.length; i++) batch[i].resolve(views.get(slotOf[i]));
           },
           (err: unknown) => {
             for (const waiting of batch) waiting.reject(err);
