@@ -25,6 +25,9 @@ export async function findRun(em: EntityManager, workspaceId: string, id: string
  * through `pg` alone (platform/database/rows.ts): no EntityManager is needed, so the request forks none.
  */
 export async function findRunView(db: AbstractSqlConnection, workspaceId: string, id: string): Promise<string> {
+  // The route validates the id, but a read shares its statement with other callers' reads: an id that
+  // PostgreSQL cannot cast would fail all of them, so none ever reaches the loader.
+  if (!UUID.test(id)) throw errors.notFound('Run');
   let loader = loaders.get(db);
   if (!loader) {
     loader = new RunViewLoader(db, selectRunViews, maxInFlight(db));
@@ -34,6 +37,8 @@ export async function findRunView(db: AbstractSqlConnection, workspaceId: string
   if (view === undefined) throw errors.notFound('Run');
   return view;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One loader per connection (pool): one per API process. */
 const loaders = new WeakMap<AbstractSqlConnection, RunViewLoader>();

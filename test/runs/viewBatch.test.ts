@@ -2,6 +2,7 @@ import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun } from '../helpers/runs';
 import { findRunView } from '../../domain/runs/find';
+import { RunViewLoader } from '../../domain/runs/runViewLoader';
 
 // domain/runs/runViewLoader.ts: concurrent GET /v1/runs/{id} share a statement, each caller still gets its
 // own run, scoped to its own workspace.
@@ -92,20 +93,34 @@ describe('run views read in batches', () => {
     expect(statements).toHaveLength(1);
   });
 
-  it('fails every read of a failing statement with its error', async () => {
+  it('keeps an id PostgreSQL cannot read out of the batch: 404 for it, the others served', async () => {
     const [a] = tenants;
     const db = h.orm.em.getConnection();
-    // not a uuid (the route's schema never lets one through): PostgreSQL refuses the whole statement
+    // the route's schema never lets one through; one caller's bad id must not fail the statement it shares
     const settled = await Promise.allSettled([
       findRunView(db, a.workspaceId, a.runs[0]),
       findRunView(db, a.workspaceId, 'not-a-uuid'),
     ]);
     expect(statements).toHaveLength(1);
-    for (const s of settled) {
-      expect(s.status).toBe('rejected');
-      expect((s as PromiseRejectedResult).reason.code).toBe('22P02');
-    }
-    // and the next read is served again
-    expect(JSON.parse(await findRunView(db, a.workspaceId, a.runs[0])).id).toBe(a.runs[0]);
+    expect(settled[0].status).toBe('fulfilled');
+    expect(JSON.parse((settled[0] as PromiseFulfilledResult<string>).value).id).toBe(a.runs[0]);
+    expect((settled[1] as PromiseRejectedResult).reason.code).toBe('not_found');
+  });
+
+  it('fails every read of a failing statement with its error, then serves again', async () => {
+    let fail = true;
+    const loader = new RunViewLoader(
+      h.orm.em.getConnection(),
+      async (_db, keys) => {
+        if (fail) throw Object.assign(new Error('connection lost'), { code: '57P01' });
+        return new Map(keys.map((k, i) => [i, JSON.stringify({ id: k.id })]));
+      },
+      2,
+    );
+    const settled = await Promise.allSettled([loader.load('w', 'x'), loader.load('w', 'y')]);
+    expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected']);
+    for (const s of settled) expect((s as PromiseRejectedResult).reason.code).toBe('57P01');
+    fail = false;
+    expect(JSON.parse((await loader.load('w', 'z'))!).id).toBe('z');
   });
 });
