@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { CheckedConnections } from '../../platform/net/safeHttp';
 import { AttemptLog } from './attemptLog';
 import { postAttempt, type DeliveryOptions } from './delivery';
 import { claimDeliverySlots } from './slots';
@@ -83,7 +84,10 @@ export async function makeFirstAttempts(
   deliveryIds: string[],
   deps: { workspaceSlots: number; limiter: Limiter; progress: () => void } & DeliveryOptions,
 ): Promise<FirstAttempts> {
-  const { workspaceSlots, limiter, progress, ...opts } = deps;
+  const { workspaceSlots, limiter, progress, ...rest } = deps;
+  // the attempts of one fan-out reuse their connections to a receiver, closed when the fan-out ends
+  const connections = new CheckedConnections();
+  const opts = { ...rest, connections };
   const outcome = new Map<string, FirstOutcome>();
   let wake = () => undefined as void;
   const log = new AttemptLog(() => wake());
@@ -177,6 +181,7 @@ export async function makeFirstAttempts(
     // a database failure fails the activity only once every attempt in flight has ended and is logged
     // if the database allows, so its retry finds them in the log instead of sending them again as attempt 1
     await Promise.all(holders);
+    connections.close();
     if (errors.length > 0) await log.flush(em).catch(() => undefined);
   }
   if (errors.length > 0) throw errors[0];

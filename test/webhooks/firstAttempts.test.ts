@@ -56,7 +56,9 @@ describe('webhook first attempts in the fan-out', () => {
   const overlappingReceiver = async (delayMs: number) => {
     let inFlight = 0;
     let peak = 0;
-    const rx = await startReceiver((_n, _req, res) => {
+    const connections = new Set<string>();
+    const rx = await startReceiver((_n, req, res) => {
+      connections.add(`${req.socket.remotePort}`);
       inFlight++;
       peak = Math.max(peak, inFlight);
       setTimeout(() => {
@@ -64,7 +66,7 @@ describe('webhook first attempts in the fan-out', () => {
         res.end('ok');
       }, delayMs);
     });
-    return { rx, most: () => peak };
+    return { rx, most: () => peak, connections: () => connections.size };
   };
 
   it('gives 100 subscribers their first attempt, each exactly once, never more than the workspace slots at once', async () => {
@@ -145,8 +147,8 @@ describe('webhook first attempts in the fan-out', () => {
       await rx.close();
     }
   });
-  it('passes slots from delivery to delivery without the workspace ever holding more than its slots', async () => {
-    const { rx, most } = await overlappingReceiver(5);
+  it('passes slots (and their connections) from delivery to delivery, never more than the workspace slots', async () => {
+    const { rx, most, connections } = await overlappingReceiver(5);
     const conn = h.orm.em.getConnection();
     let mostHeld = 0;
     let watching = true;
@@ -171,6 +173,8 @@ describe('webhook first attempts in the fan-out', () => {
       expect(rx.received).toHaveLength(60);
       expect(most()).toBeLessThanOrEqual(7);
       expect(mostHeld).toBeLessThanOrEqual(7);
+      // a slot passed on sends on the connection its last attempt used: no more connections than slots
+      expect(connections()).toBeLessThanOrEqual(7);
       // every attempt in the log, every slot given back
       const rows: Array<{ status: string; attempts: number; held: boolean }> = await conn.execute(
         `select status, jsonb_array_length(attempts) as attempts, slot_until is not null as held
