@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
 import type { Orm } from '../db/orm';
 import { attemptDelivery, failDelivery, type DeliveryOptions } from '../domain/webhooks/delivery';
-import { recordRunDeliveries } from '../domain/webhooks/dispatch';
+import { recordRunTargets } from '../domain/webhooks/dispatch';
 import { Limiter, makeFirstAttempts, type FirstAttempts } from '../domain/webhooks/firstAttempts';
 import { claimDeliverySlot } from '../domain/webhooks/slots';
 import type { AnnouncedRun, WebhookActivities } from '../workflows/activityTypes';
@@ -30,12 +30,13 @@ export function createWebhookActivities(
   const firstAttempts = new Limiter(Math.max(1, concurrency));
   return {
     async fanOutFirstAttempts(run: AnnouncedRun): Promise<FirstAttempts> {
-      const ids = await recordRunDeliveries(orm.em.fork(), run);
+      // only the deliveries still pending: those done in an earlier try count in no outcome
+      const targets = (await recordRunTargets(orm.em.fork(), run)).filter((t) => t.status === 'pending');
       const ctx = Context.current();
       // Alive while attempts hang or wait for the process's limit, not only as each one ends.
       const beat = setInterval(() => ctx.heartbeat(), 5_000);
       try {
-        return await makeFirstAttempts(orm.em.fork(), run.workspaceId, ids, {
+        return await makeFirstAttempts(orm.em.fork(), run.workspaceId, targets, {
           ...opts,
           workspaceSlots,
           limiter: firstAttempts,
