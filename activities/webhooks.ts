@@ -7,6 +7,9 @@ import { Limiter, makeFirstAttempts, type FirstAttempts } from '../domain/webhoo
 import { claimDeliverySlot } from '../domain/webhooks/slots';
 import type { AnnouncedRun, WebhookActivities } from '../workflows/activityTypes';
 
+/** The fan-out's heartbeats as its attempts end, at most this often (its heartbeat timeout is 30 s). */
+const HEARTBEAT_EVERY_MS = 1_000;
+
 /** ApplicationFailure types of the delivery activities. */
 export const WebhookFailure = {
   /** The subscription was deleted or disabled: no further attempt (non-retryable). */
@@ -35,12 +38,20 @@ export function createWebhookActivities(
       const ctx = Context.current();
       // Alive while attempts hang or wait for the process's limit, not only as each one ends.
       const beat = setInterval(() => ctx.heartbeat(), 5_000);
+      // After an attempt, at most once a second: a heartbeat costs the worker about as much CPU as an
+      // attempt (the SDK's heartbeat pipeline), and 30 s is the timeout it guards against.
+      let beatAt = 0;
+      const progress = () => {
+        if (Date.now() - beatAt < HEARTBEAT_EVERY_MS) return;
+        beatAt = Date.now();
+        ctx.heartbeat();
+      };
       try {
         return await makeFirstAttempts(orm.em.fork(), run.workspaceId, targets, {
           ...opts,
           workspaceSlots,
           limiter: firstAttempts,
-          progress: () => ctx.heartbeat(),
+          progress,
         });
       } finally {
         clearInterval(beat);
