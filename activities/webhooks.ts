@@ -2,10 +2,13 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
 import type { Orm } from '../db/orm';
 import { attemptDelivery, failDelivery, type DeliveryOptions } from '../domain/webhooks/delivery';
-import { recordRunDeliveries } from '../domain/webhooks/dispatch';
+import { recordRunTargets } from '../domain/webhooks/dispatch';
 import { Limiter, makeFirstAttempts, type FirstAttempts } from '../domain/webhooks/firstAttempts';
 import { claimDeliverySlot } from '../domain/webhooks/slots';
 import type { AnnouncedRun, WebhookActivities } from '../workflows/activityTypes';
+
+/** The fan-out's heartbeats as its attempts end, at most this often (its heartbeat timeout is 30 s). */
+const HEARTBEAT_EVERY_MS = 1_000;
 
 /** ApplicationFailure types of the delivery activities. */
 export const WebhookFailure = {
@@ -30,16 +33,25 @@ export function createWebhookActivities(
   const firstAttempts = new Limiter(Math.max(1, concurrency));
   return {
     async fanOutFirstAttempts(run: AnnouncedRun): Promise<FirstAttempts> {
-      const ids = await recordRunDeliveries(orm.em.fork(), run);
+      // only the deliveries still pending: those done in an earlier try count in no outcome
+      const targets = (await recordRunTargets(orm.em.fork(), run)).filter((t) => t.status === 'pending');
       const ctx = Context.current();
       // Alive while attempts hang or wait for the process's limit, not only as each one ends.
       const beat = setInterval(() => ctx.heartbeat(), 5_000);
+      // After an attempt, at most once a second: a heartbeat costs the worker about as much CPU as an
+      // attempt (the SDK's heartbeat pipeline), and 30 s is the timeout it guards against.
+      let beatAt = 0;
+      const progress = () => {
+        if (Date.now() - beatAt < HEARTBEAT_EVERY_MS) return;
+        beatAt = Date.now();
+        ctx.heartbeat();
+      };
       try {
-        return await makeFirstAttempts(orm.em.fork(), run.workspaceId, ids, {
+        return await makeFirstAttempts(orm.em.fork(), run.workspaceId, targets, {
           ...opts,
           workspaceSlots,
           limiter: firstAttempts,
-          progress: () => ctx.heartbeat(),
+          progress,
         });
       } finally {
         clearInterval(beat);

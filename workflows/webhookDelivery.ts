@@ -87,7 +87,7 @@ const { fanOutWebhooks } = proxyActivities<WebhookActivities>({
 /**
  * The fan-out with the first attempts in it, on the webhook queue: one activity records the deliveries
  * and makes every first attempt at once in the worker, instead of one activity per subscriber queueing
- * in Temporal. It heartbeats every 5 s and after each attempt; retried like the recording (no attempt
+ * in Temporal. It heartbeats every 5 s and after attempts (at most once a second); retried like the recording (no attempt
  * limit), it skips the deliveries whose attempt 1 is already in the log. 10 s an attempt, at most
  * SVC_WEBHOOK_WORKSPACE_SLOTS at once, at most SVC_MAX_WEBHOOKS of them: well inside 10 minutes.
  */

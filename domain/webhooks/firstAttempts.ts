@@ -1,8 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { CheckedConnections } from '../../platform/net/safeHttp';
 import { AttemptLog } from './attemptLog';
 import { postAttempt, type DeliveryOptions } from './delivery';
 import { claimDeliverySlots } from './slots';
 import type { FirstAttempts } from '../../workflows/activityTypes';
+import type { DeliveryTarget } from './dispatch';
 
 export type { FirstAttempts };
 
@@ -34,15 +36,7 @@ const FLUSH_EVERY_MS = 20;
 
 type FirstOutcome = 'succeeded' | 'gone' | 'retry' | 'queued';
 
-interface Target {
-  id: string;
-  status: string;
-  live: boolean;
-  attempts: number;
-  url: string;
-  secret: string;
-  body: string;
-}
+type Target = DeliveryTarget;
 
 /** Every delivery with what its first attempt sends, in one query (the body: its event's, or its own). */
 async function loadTargets(em: EntityManager, deliveryIds: string[]): Promise<Map<string, Target>> {
@@ -58,7 +52,8 @@ async function loadTargets(em: EntityManager, deliveryIds: string[]): Promise<Ma
 }
 
 /**
- * Makes the first attempt of every delivery in `deliveryIds` (one event's, of workspace `workspaceId`)
+ * Makes the first attempt of every delivery in `deliveries` (one event's, of workspace `workspaceId`:
+ * their ids, read here, or as recordRunTargets returned them, which spares the read)
  * concurrently in this process, so the subscribers of one event do not queue behind one another in
  * Temporal (docs/api/webhooks.md, "How it runs"). Each is the attempt `deliverWebhook` makes (the URL
  * checked again, signed, no redirect, 10 s, logged as attempt 1), under one of its workspace's slots:
@@ -80,14 +75,20 @@ async function loadTargets(em: EntityManager, deliveryIds: string[]): Promise<Ma
 export async function makeFirstAttempts(
   em: EntityManager,
   workspaceId: string,
-  deliveryIds: string[],
+  deliveries: string[] | DeliveryTarget[],
   deps: { workspaceSlots: number; limiter: Limiter; progress: () => void } & DeliveryOptions,
 ): Promise<FirstAttempts> {
-  const { workspaceSlots, limiter, progress, ...opts } = deps;
+  const { workspaceSlots, limiter, progress, ...rest } = deps;
+  // the attempts of one fan-out reuse their connections to a receiver, closed when the fan-out ends
+  const connections = new CheckedConnections();
+  const opts = { ...rest, connections };
   const outcome = new Map<string, FirstOutcome>();
   let wake = () => undefined as void;
   const log = new AttemptLog(() => wake());
-  const targets = deliveryIds.length ? await loadTargets(em, deliveryIds) : new Map<string, Target>();
+  const loaded = deliveries.filter((d): d is DeliveryTarget => typeof d !== 'string');
+  const deliveryIds = deliveries.map((d) => (typeof d === 'string' ? d : d.id));
+  const targets =
+    loaded.length === deliveries.length ? new Map(loaded.map((t) => [t.id, t])) : await loadTargets(em, deliveryIds);
   const pending: string[] = [];
   for (const id of deliveryIds) {
     const t = targets.get(id);
@@ -177,6 +178,7 @@ export async function makeFirstAttempts(
     // a database failure fails the activity only once every attempt in flight has ended and is logged
     // if the database allows, so its retry finds them in the log instead of sending them again as attempt 1
     await Promise.all(holders);
+    connections.close();
     if (errors.length > 0) await log.flush(em).catch(() => undefined);
   }
   if (errors.length > 0) throw errors[0];

@@ -1,5 +1,5 @@
 import { NotPublicAddressError, type Resolver } from '../../platform/net/publicAddress';
-import { safeRequest } from '../../platform/net/safeHttp';
+import { safeRequest, type CheckedConnections } from '../../platform/net/safeHttp';
 import { SIGNATURE_HEADER, signatureHeader } from './signature';
 
 /** 10 s per attempt; the request gives up a little earlier so the attempt is still recorded. */
@@ -10,6 +10,8 @@ export interface DeliveryOptions {
   allowPrivate: boolean;
   /** SVC_DNS_SERVERS: how the guard looks names up (default the system resolver). */
   resolver?: Resolver;
+  /** The fan-out's keep-alive connections (firstAttempts.ts); absent, every attempt opens its own. */
+  connections?: CheckedConnections;
 }
 
 /** One attempt as the delivery log keeps it. */
@@ -46,6 +48,7 @@ export async function signedPost(
       timeoutMs: ATTEMPT_TIMEOUT_MS,
       allowPrivate: opts.allowPrivate,
       resolver: opts.resolver,
+      connections: opts.connections,
       maxResponseBytes: 4096,
     });
     statusCode = res.status;

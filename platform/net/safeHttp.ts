@@ -25,6 +25,11 @@ export interface SafeRequestInit {
   resolver?: Resolver;
   /** Test hook. The default is a fresh agent per call, so no pooled socket outlives the check it was made for. */
   agent?: http.Agent;
+  /**
+   * Keep-alive connections shared by a short batch of requests (one webhook fan-out): a request reuses an
+   * idle connection only to an address checked for this very request (see {@link CheckedConnections}).
+   */
+  connections?: CheckedConnections;
   /** Aborts the request at any point (a cancelled run): it rejects with the signal's reason. */
   signal?: AbortSignal;
 }
@@ -37,6 +42,47 @@ export interface SafeResponse {
 }
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
+
+/**
+ * Keep-alive connections for a batch of requests that ends soon: one webhook fan-out sends up to a hundred
+ * requests, often to a few receivers, and a new connection per request costs both sides more CPU than the
+ * request itself. Every request is still checked on its own (resolvePublicUrl); it reuses an idle
+ * connection only when that connection was opened to exactly the addresses this request's check returned
+ * (one agent per origin and checked address set), so a changed DNS answer gets a new connection to the
+ * newly checked address. `close()` ends them all when the batch is done: no socket outlives its batch.
+ */
+export class CheckedConnections {
+  private readonly agents = new Map<string, http.Agent>();
+  private closed = false;
+
+  /** The agent for `url` pinned to `addresses`; null once closed (the request then gets a connection of its own). */
+  agentFor(url: URL, addresses: ReadonlyArray<ResolvedAddress>): http.Agent | null {
+    if (this.closed) return null;
+    const key = `${url.protocol}//${url.host} ${addresses.map((a) => a.address).join(' ')}`;
+    let agent = this.agents.get(key);
+    if (!agent) {
+      const options = { keepAlive: true, scheduling: 'lifo' as const };
+      agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  /** Closes every connection, idle or not; later requests open their own. */
+  close(): void {
+    this.closed = true;
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+}
+
+/** A reused keep-alive connection the peer closed before answering: the request never reached it whole. */
+class StaleConnectionError extends Error {}
+
+function staleConnection(err: unknown, req: http.ClientRequest, answered: boolean): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return req.reusedSocket && !answered && (code === 'ECONNRESET' || code === 'EPIPE');
+}
 
 function timeoutError(ms: number): Error {
   return Object.assign(new Error(`timeout after ${ms} ms`), { code: 'ETIMEDOUT' });
@@ -70,7 +116,18 @@ export async function safeRequest(raw: string, init: SafeRequestInit): Promise<S
   const { url, addresses } = await within(checked, init.timeoutMs);
   const remaining = init.timeoutMs - (Date.now() - started);
   if (remaining <= 0) throw timeoutError(init.timeoutMs);
-  return send(url, addresses, init, remaining);
+  const agent = init.agent ?? init.connections?.agentFor(url, addresses) ?? undefined;
+  if (!agent) return send(url, addresses, init, remaining, false);
+  try {
+    return await send(url, addresses, init, remaining, agent);
+  } catch (err) {
+    // An idle connection the receiver closed just as we reused it (Node's documented race): send once
+    // more on a connection of its own, to the same checked addresses, within what is left of the budget.
+    if (!(err instanceof StaleConnectionError)) throw err;
+    const left = init.timeoutMs - (Date.now() - started);
+    if (left <= 0) throw timeoutError(init.timeoutMs);
+    return send(url, addresses, init, left, false);
+  }
 }
 
 function send(
@@ -78,6 +135,7 @@ function send(
   addresses: ResolvedAddress[],
   init: SafeRequestInit,
   remainingMs: number,
+  agent: http.Agent | false,
 ): Promise<SafeResponse> {
   const maxBytes = init.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -91,13 +149,14 @@ function send(
     headers: init.headers ?? {},
     // the socket goes to an address resolvePublicUrl checked, never to a fresh DNS answer
     lookup: pinnedLookup(addresses),
-    agent: init.agent ?? false,
+    agent,
   };
   // SNI and certificate checks stay on the name the caller gave, not on the pinned address
   if (tls && net.isIP(host) === 0) options.servername = host;
 
   return new Promise<SafeResponse>((resolve, reject) => {
     let settled = false;
+    let answered = false;
     const finish = (settle: () => void) => {
       if (settled) return;
       settled = true;
@@ -112,6 +171,7 @@ function send(
     };
 
     const req = (tls ? https : http).request(options, (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       let size = 0;
       let truncated = false;
@@ -146,7 +206,7 @@ function send(
       fail(timeoutError(init.timeoutMs));
       req.destroy();
     }, remainingMs);
-    req.on('error', fail);
+    req.on('error', (err) => fail(staleConnection(err, req, answered) ? new StaleConnectionError(err.message) : err));
     if (init.signal?.aborted) return onAbort();
     init.signal?.addEventListener('abort', onAbort, { once: true });
     req.end(init.body);

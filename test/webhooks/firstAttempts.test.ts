@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { recordRunDeliveries } from '../../domain/webhooks/dispatch';
+import { recordRunDeliveries, recordRunTargets } from '../../domain/webhooks/dispatch';
 import { Limiter, makeFirstAttempts } from '../../domain/webhooks/firstAttempts';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
@@ -56,7 +56,9 @@ describe('webhook first attempts in the fan-out', () => {
   const overlappingReceiver = async (delayMs: number) => {
     let inFlight = 0;
     let peak = 0;
-    const rx = await startReceiver((_n, _req, res) => {
+    const connections = new Set<string>();
+    const rx = await startReceiver((_n, req, res) => {
+      connections.add(`${req.socket.remotePort}`);
       inFlight++;
       peak = Math.max(peak, inFlight);
       setTimeout(() => {
@@ -64,7 +66,7 @@ describe('webhook first attempts in the fan-out', () => {
         res.end('ok');
       }, delayMs);
     });
-    return { rx, most: () => peak };
+    return { rx, most: () => peak, connections: () => connections.size };
   };
 
   it('gives 100 subscribers their first attempt, each exactly once, never more than the workspace slots at once', async () => {
@@ -145,8 +147,8 @@ describe('webhook first attempts in the fan-out', () => {
       await rx.close();
     }
   });
-  it('passes slots from delivery to delivery without the workspace ever holding more than its slots', async () => {
-    const { rx, most } = await overlappingReceiver(5);
+  it('passes slots (and their connections) from delivery to delivery, never more than the workspace slots', async () => {
+    const { rx, most, connections } = await overlappingReceiver(5);
     const conn = h.orm.em.getConnection();
     let mostHeld = 0;
     let watching = true;
@@ -171,6 +173,8 @@ describe('webhook first attempts in the fan-out', () => {
       expect(rx.received).toHaveLength(60);
       expect(most()).toBeLessThanOrEqual(7);
       expect(mostHeld).toBeLessThanOrEqual(7);
+      // a slot passed on sends on the connection its last attempt used: no more connections than slots
+      expect(connections()).toBeLessThanOrEqual(7);
       // every attempt in the log, every slot given back
       const rows: Array<{ status: string; attempts: number; held: boolean }> = await conn.execute(
         `select status, jsonb_array_length(attempts) as attempts, slot_until is not null as held
@@ -185,6 +189,49 @@ describe('webhook first attempts in the fan-out', () => {
       await rx.close();
     }
   }, 60_000);
+
+  it('records one delivery per subscriber in two statements, once however many tries run at once', async () => {
+    const conn = h.orm.em.getConnection();
+    const subs = [];
+    for (let i = 0; i < 30; i++) subs.push(await subscribe(`http://127.0.0.1:9/hook?n=${i}`));
+    const other = await subscribe('http://127.0.0.1:9/other');
+    // a subscription of another event kind, and one disabled, receive nothing
+    await conn.execute(`update webhook_subscriptions set events = '{run.failed}' where id = ?`, [other.id]);
+    const disabled = await subscribe('http://127.0.0.1:9/disabled');
+    await conn.execute(`update webhook_subscriptions set status = 'disabled' where id = ?`, [disabled.id]);
+    const run = handAnnounced();
+    const statements: string[] = [];
+    const knex = (h.orm.em.getConnection() as any).getKnex();
+    const count = (q: { sql: string }) => statements.push(q.sql);
+    knex.on('query', count);
+    const first = await recordRunTargets(h.orm.em.fork(), run);
+    knex.off('query', count);
+    // (the API's own background statements, if any, are not the recording's)
+    expect(statements.filter((q) => q.includes('webhook_'))).toHaveLength(2);
+    const tries = await Promise.all([1, 2, 3].map(() => recordRunTargets(h.orm.em.fork(), run)));
+    for (const t of tries) expect(t).toEqual(first);
+    expect(first).toHaveLength(30);
+    expect(new Set(first.map((t) => t.url))).toEqual(new Set(subs.map((_, i) => `http://127.0.0.1:9/hook?n=${i}`)));
+    expect(first.every((t) => t.status === 'pending' && t.live && t.attempts === 0 && t.secret === secret)).toBe(true);
+    // one body for all, the one recorded the first time, carrying the event's id
+    const [event] = await conn.execute(`select id, body from webhook_events where run_id = ?`, [run.id]);
+    expect(first.every((t) => t.body === event.body)).toBe(true);
+    expect(JSON.parse(event.body)).toMatchObject({ id: event.id, type: 'run.succeeded', run: { id: run.id } });
+    const [{ n }] = await conn.execute(`select count(*)::int as n from webhook_deliveries where run_id = ?`, [run.id]);
+    expect(n).toBe(30);
+    expect(await recordRunDeliveries(h.orm.em.fork(), run)).toEqual(first.map((t) => t.id));
+  });
+
+  it('records no event while nobody listens for it', async () => {
+    const sub = await subscribe('http://127.0.0.1:9/hook');
+    await h.orm.em
+      .getConnection()
+      .execute(`update webhook_subscriptions set events = '{run.failed}' where id = ?`, [sub.id]);
+    const run = handAnnounced();
+    expect(await recordRunTargets(h.orm.em.fork(), run)).toEqual([]);
+    const events = await h.orm.em.getConnection().execute(`select id from webhook_events where run_id = ?`, [run.id]);
+    expect(events).toHaveLength(0);
+  });
 
   it('marks a delivery whose subscription was deleted before its attempt as gone, and sends it nothing', async () => {
     const rx = await startReceiver();

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { NotPublicAddressError, type Resolver } from '../../../platform/net/publicAddress';
-import { safeRequest } from '../../../platform/net/safeHttp';
+import { CheckedConnections, safeRequest } from '../../../platform/net/safeHttp';
 
 // Redirects never followed, the address checked on every attempt and connected to: real receivers, all on 127.0.0.1.
 
@@ -178,6 +178,56 @@ describe('safeRequest against a real receiver (allowPrivate)', () => {
     }
     expect(rx.requests).toHaveLength(2);
     expect(rx.connections).toBe(2);
+  });
+
+  it('reuses a connection of a CheckedConnections batch only for the same checked addresses, none after close', async () => {
+    const rx = await receiver((_req, res) => res.end('ok'));
+    const connections = new CheckedConnections();
+    let answer: Array<{ address: string; family: 4 | 6 }> = [{ address: '127.0.0.1', family: 4 }];
+    const resolver: Resolver = async () => answer;
+    const get = () =>
+      safeRequest(`http://receiver.test:${rx.port}/`, {
+        method: 'GET',
+        timeoutMs: 2000,
+        allowPrivate: true,
+        resolver,
+        connections,
+      });
+    await get();
+    await get();
+    // checked again each time, one connection
+    expect(rx.requests).toHaveLength(2);
+    expect(rx.connections).toBe(1);
+    // another answer for the name: a connection of its own, pinned to what this check returned
+    answer = [
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ];
+    await get();
+    expect(rx.connections).toBe(2);
+    connections.close();
+    await get();
+    expect(rx.requests).toHaveLength(4);
+    expect(rx.connections).toBe(3);
+  });
+
+  it('sends once more on a connection of its own when a reused one is closed before the answer', async () => {
+    const seen = new Set<Socket>();
+    // answers the first request of each connection and drops any later one unanswered
+    const rx = await receiver((req, res) => {
+      if (seen.has(req.socket)) req.socket.destroy();
+      else {
+        seen.add(req.socket);
+        res.end('ok');
+      }
+    });
+    const connections = new CheckedConnections();
+    const post = () =>
+      safeRequest(`${rx.url}/`, { method: 'POST', body: 'x', timeoutMs: 2000, allowPrivate: true, connections });
+    expect((await post()).status).toBe(200);
+    expect((await post()).status).toBe(200);
+    expect(rx.connections).toBe(2);
+    connections.close();
   });
 
   it('rejects on a refused connection', async () => {
