@@ -12,7 +12,7 @@ import {
   upsertSearchAttributes,
   uuid4,
 } from '@temporalio/workflow';
-import type { RunActivities, RunPlan, TransitionPatch } from './activityTypes';
+import type { RunActivities, RunPlan, RunStart, TransitionPatch } from './activityTypes';
 import { ASK_USER, type AgentSettings, type ChatMessage, type ToolCall } from './agentTurn';
 import { RunFailure } from './failures';
 import {
@@ -45,6 +45,16 @@ const localStore = proxyLocalActivities<RunActivities>(STORE_OPTIONS);
 const work = proxyActivities<RunActivities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+/**
+ * Model turns computed in the worker itself with no I/O (the built-in models, `turnsInProcess`), as local
+ * activities: the same attempts and timeout; no heartbeats, which only a call that waits on a provider
+ * needs (a dead worker is noticed by the workflow task's timeout instead).
+ */
+const localWork = proxyLocalActivities<RunActivities>({
+  startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
 });
 
@@ -89,6 +99,13 @@ const CONVERSATION_IN_DB = 'run-conversation-in-db';
 const STORE_LOCAL = 'run-store-local';
 
 /**
+ * Marks the histories in which a model turn of an in-process model (`beginRun` says `turnsInProcess`) is a
+ * local activity, run inside the workflow task like the read-model writes; histories from before schedule
+ * every turn as an activity.
+ */
+const IN_PROCESS_TURNS_LOCAL = 'run-in-process-turns-local';
+
+/**
  * One run of an agent (docs/api/runs.md): queued → running → (needs_input | needs_approval |
  * needs_review → running)* → succeeded | failed, or cancelled from any non-terminal status. The workflow
  * decides every transition; activities write the read model. Deterministic: only workflow APIs and
@@ -102,6 +119,7 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
   const conversationInDb = patched(CONVERSATION_IN_DB);
   const storeLocal = patched(STORE_LOCAL);
   const store = storeLocal ? localStore : remoteStore;
+  const inProcessTurnsLocal = patched(IN_PROCESS_TURNS_LOCAL);
   const root = CancellationScope.current();
   const main = new CancellationScope();
   let answer: InputPayload | ApprovePayload | ReviewPayload | undefined;
@@ -239,16 +257,18 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     }
     state.status = 'running';
     upsertSearchAttributes([{ key: SvcRunStatus, value: 'running' }]);
-    return conversationInDb ? storedConversation(plan.settings) : carriedConversation(plan as RunPlan);
+    if (!conversationInDb) return carriedConversation(plan as RunPlan);
+    const start = plan as Extract<RunStart, { settings: unknown }>;
+    return storedConversation(start.settings, inProcessTurnsLocal && start.turnsInProcess === true ? localWork : work);
   }
 
   /** The turns of a run whose conversation is stored in PostgreSQL: only ids and indexes cross. */
-  async function storedConversation(settings: AgentSettings): Promise<unknown> {
+  async function storedConversation(settings: AgentSettings, turns: typeof work): Promise<unknown> {
     let at = 0; // where the next message goes in the run's conversation
     for (let turn = 0; ; turn++) {
       if (turn >= settings.maxSteps)
         throw fail(RunFailure.maxSteps, `No result after ${settings.maxSteps} model turns`);
-      const decision = await work.nextTurn(runId, step++, at);
+      const decision = await turns.nextTurn(runId, step++, at);
       if (decision.kind === 'fail') throw fail(RunFailure.modelError, decision.message);
       if (decision.kind === 'final') return deliver(settings, decision.output);
       at++;

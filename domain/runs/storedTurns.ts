@@ -27,10 +27,13 @@ export function createStoredTurns(deps: RunExecutionDeps, run: RunExecution) {
     untilDatabaseAnswers(() => orm.em.fork().transactional(fn), signal);
 
   return {
-    /** `startRun` without what stays in PostgreSQL: the workflow gets the settings only. */
+    /** `startRun` without what stays in PostgreSQL: the workflow gets the settings, and whether its turns are in-process. */
     async beginRun(runId: string): Promise<RunStart> {
       const plan = await run.startRun(runId);
-      return 'endedAs' in plan ? plan : { settings: plan.settings };
+      if ('endedAs' in plan) return plan;
+      return deps.models.inProcess(plan.modelId)
+        ? { settings: plan.settings, turnsInProcess: true }
+        : { settings: plan.settings };
     },
 
     /**
