@@ -48,11 +48,8 @@ const work = proxyActivities<RunActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
 });
 
-/**
- * Model turns computed in the worker itself with no I/O (the built-in models, `turnsInProcess`), as local
- * activities: the same attempts and timeout; no heartbeats, which only a call that waits on a provider
- * needs (a dead worker is noticed by the workflow task's timeout instead).
- */
+// Turns of a model computed in the worker with no I/O (`turnsInProcess`): the same attempts and timeout, no
+// heartbeats (only a call waiting on a provider needs them; the workflow task's timeout notices a dead worker).
 const localWork = proxyLocalActivities<RunActivities>({
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
@@ -98,11 +95,7 @@ const CONVERSATION_IN_DB = 'run-conversation-in-db';
  */
 const STORE_LOCAL = 'run-store-local';
 
-/**
- * Marks the histories in which a model turn of an in-process model (`beginRun` says `turnsInProcess`) is a
- * local activity, run inside the workflow task like the read-model writes; histories from before schedule
- * every turn as an activity.
- */
+/** Marks the histories in which an in-process model's turns (`turnsInProcess`) are local activities. */
 const IN_PROCESS_TURNS_LOCAL = 'run-in-process-turns-local';
 
 /**
