@@ -102,10 +102,13 @@ function modelFailure(err: ModelError): ApplicationFailure {
 
 /**
  * Runs an activity body while heartbeating every second: a dead worker is noticed within the
- * heartbeat timeout, and a cancel reaches the body through `signal` (heartbeats carry it).
+ * heartbeat timeout, and a cancel reaches the body through `signal` (heartbeats carry it). A local
+ * activity (an in-process model's turn: workflows/runWorkflow.ts) has no heartbeats; its cancel reaches
+ * `signal` from the worker itself.
  */
 async function withHeartbeat<T>(body: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ctx = Context.current();
+  if (ctx.info.isLocal) return body(ctx.cancellationSignal);
   const beat = setInterval(() => ctx.heartbeat(), 1000);
   try {
     return await body(ctx.cancellationSignal);

@@ -35,7 +35,11 @@ export interface ModelTurnRequest {
  * What the workflow needs when a run starts: its agent version's settings. The model, instructions,
  * tools and input stay in PostgreSQL, where each turn loads them.
  */
-export type RunStart = { settings: AgentSettings } | { endedAs: RunStatus };
+/**
+ * What a run whose conversation is stored starts with. `turnsInProcess`: its model's turns are computed in
+ * the worker with no I/O (the built-ins), so the workflow may run them as local activities.
+ */
+export type RunStart = { settings: AgentSettings; turnsInProcess?: boolean } | { endedAs: RunStatus };
 
 /** What a model turn decided, without the conversation (stored in PostgreSQL): the workflow's next move. */
 export type TurnDecision =

@@ -12,7 +12,7 @@ import {
   upsertSearchAttributes,
   uuid4,
 } from '@temporalio/workflow';
-import type { RunActivities, RunPlan, TransitionPatch } from './activityTypes';
+import type { RunActivities, RunPlan, RunStart, TransitionPatch } from './activityTypes';
 import { ASK_USER, type AgentSettings, type ChatMessage, type ToolCall } from './agentTurn';
 import { RunFailure } from './failures';
 import {
@@ -45,6 +45,13 @@ const localStore = proxyLocalActivities<RunActivities>(STORE_OPTIONS);
 const work = proxyActivities<RunActivities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+// Turns of a model computed in the worker with no I/O (`turnsInProcess`): the same attempts and timeout, no
+// heartbeats (only a call waiting on a provider needs them; the workflow task's timeout notices a dead worker).
+const localWork = proxyLocalActivities<RunActivities>({
+  startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
 });
 
@@ -88,6 +95,9 @@ const CONVERSATION_IN_DB = 'run-conversation-in-db';
  */
 const STORE_LOCAL = 'run-store-local';
 
+/** Marks the histories in which an in-process model's turns (`turnsInProcess`) are local activities. */
+const IN_PROCESS_TURNS_LOCAL = 'run-in-process-turns-local';
+
 /**
  * One run of an agent (docs/api/runs.md): queued → running → (needs_input | needs_approval |
  * needs_review → running)* → succeeded | failed, or cancelled from any non-terminal status. The workflow
@@ -102,6 +112,7 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
   const conversationInDb = patched(CONVERSATION_IN_DB);
   const storeLocal = patched(STORE_LOCAL);
   const store = storeLocal ? localStore : remoteStore;
+  const inProcessTurnsLocal = patched(IN_PROCESS_TURNS_LOCAL);
   const root = CancellationScope.current();
   const main = new CancellationScope();
   let answer: InputPayload | ApprovePayload | ReviewPayload | undefined;
@@ -239,16 +250,18 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     }
     state.status = 'running';
     upsertSearchAttributes([{ key: SvcRunStatus, value: 'running' }]);
-    return conversationInDb ? storedConversation(plan.settings) : carriedConversation(plan as RunPlan);
+    if (!conversationInDb) return carriedConversation(plan as RunPlan);
+    const start = plan as Extract<RunStart, { settings: unknown }>;
+    return storedConversation(start.settings, inProcessTurnsLocal && start.turnsInProcess === true ? localWork : work);
   }
 
   /** The turns of a run whose conversation is stored in PostgreSQL: only ids and indexes cross. */
-  async function storedConversation(settings: AgentSettings): Promise<unknown> {
+  async function storedConversation(settings: AgentSettings, turns: typeof work): Promise<unknown> {
     let at = 0; // where the next message goes in the run's conversation
     for (let turn = 0; ; turn++) {
       if (turn >= settings.maxSteps)
         throw fail(RunFailure.maxSteps, `No result after ${settings.maxSteps} model turns`);
-      const decision = await work.nextTurn(runId, step++, at);
+      const decision = await turns.nextTurn(runId, step++, at);
       if (decision.kind === 'fail') throw fail(RunFailure.modelError, decision.message);
       if (decision.kind === 'final') return deliver(settings, decision.output);
       at++;

@@ -78,6 +78,7 @@ function dataSourceCopilot(input: Input): Input {
  */
 export const copilotProvider: ModelProvider = {
   name: BUILTIN_PROVIDER,
+  inProcess: true,
   models: () => [{ ...INFO, pricing: { ...INFO.pricing } }],
   async turn(req: TurnRequest): Promise<TurnResult> {
     const input = req.runInput ?? {};

@@ -12,6 +12,7 @@ const INFO: ModelInfo = { id: ECHO_MODEL_ID, provider: BUILTIN_PROVIDER, pricing
  */
 export const echoProvider: ModelProvider = {
   name: BUILTIN_PROVIDER,
+  inProcess: true,
   models: () => [{ ...INFO, pricing: { ...INFO.pricing } }],
   async turn(req: TurnRequest): Promise<TurnResult> {
     return withUsage(req, { kind: 'final', output: { echo: req.runInput } });

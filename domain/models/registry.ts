@@ -19,6 +19,8 @@ export interface ModelRegistry {
    * the provider's `ModelError`s, or with `signal.reason` when the caller cancels.
    */
   turn(req: TurnRequest, signal?: AbortSignal): Promise<TurnResult>;
+  /** Whether the model's turns are computed in this process with no I/O (ModelProvider `inProcess`). */
+  inProcess(modelId: string): boolean;
 }
 
 /**
@@ -47,6 +49,7 @@ export function createModelRegistry(
       const entry = byId.get(modelId);
       return entry ? copy(entry.info) : undefined;
     },
+    inProcess: (modelId) => byId.get(modelId)?.provider.inProcess === true,
     async turn(req, signal) {
       signal?.throwIfAborted();
       const entry = byId.get(req.modelId);

@@ -83,6 +83,7 @@ function playEntry(entry: unknown, turn: number, messages: ChatMessage[]): Unmet
  */
 export const scriptedProvider: ModelProvider = {
   name: BUILTIN_PROVIDER,
+  inProcess: true,
   models: () => [{ ...INFO, pricing: { ...INFO.pricing } }],
   async turn(req: TurnRequest): Promise<TurnResult> {
     const script = Array.isArray(req.runInput?.script) ? (req.runInput.script as unknown[]) : [];

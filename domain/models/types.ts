@@ -33,6 +33,11 @@ export interface TurnRequest {
 export interface ModelProvider {
   readonly name: string;
   models(): ModelInfo[];
+  /**
+   * Its turns are computed in this process from the request alone, with no I/O, and end within
+   * milliseconds (the built-ins): the run workflow makes them local activities (docs/api/runs.md).
+   */
+  readonly inProcess?: boolean;
   /** Runs one turn; rejects with {@link ModelError}, or with `signal.reason` when the caller aborts. */
   turn(req: TurnRequest, signal?: AbortSignal): Promise<TurnResult>;
 }

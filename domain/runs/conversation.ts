@@ -15,21 +15,6 @@ export async function loadConversation(em: EntityManager, runId: string, before:
   return rows.map((r) => r.message);
 }
 
-/**
- * The messages before `at` and the one at `at` (null when none is stored there), in one read: a turn's
- * conversation and, for a retried turn, the reply its earlier attempt stored.
- */
-export async function loadConversationAt(
-  em: EntityManager,
-  runId: string,
-  at: number,
-): Promise<{ before: ChatMessage[]; stored: ChatMessage | null }> {
-  const rows = await em.find(RunMessage, { runId, index: { $lte: at } }, { orderBy: { index: 'asc' } });
-  const last = rows[rows.length - 1];
-  if (last?.index === at) return { before: rows.slice(0, -1).map((r) => r.message), stored: last.message };
-  return { before: rows.map((r) => r.message), stored: null };
-}
-
 /** The message at `index`, if one is stored (a retried activity finds its own message here). */
 export async function findMessage(em: EntityManager, runId: string, index: number): Promise<ChatMessage | null> {
   const row = await em.findOne(RunMessage, { runId, index });

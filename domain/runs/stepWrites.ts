@@ -35,6 +35,31 @@ export async function writeStep(
   detail: Record<string, unknown>,
   tokens?: TurnTokens,
 ): Promise<void> {
+  const { ctes, sql, params } = stepStatement({ runId, index, type, status, detail, tokens });
+  await em.getConnection().execute(`with ${ctes} ${sql}`, params, 'run', em.getTransactionContext());
+}
+
+export interface StepWrite {
+  runId: string;
+  index: number;
+  type: StepType;
+  status: StepStatus;
+  detail: Record<string, unknown>;
+  tokens?: TurnTokens;
+  /** An SQL condition (over earlier common table expressions) the step and its event are written only under. */
+  when?: string;
+}
+
+/**
+ * {@link writeStep}'s statement in parts, for a statement that writes more around it: `ctes` (its common
+ * table expressions, to follow the caller's) and `sql`, the final insert of the event; `params` in that
+ * order.
+ */
+export function stepStatement({ runId, index, type, status, detail, tokens, when }: StepWrite): {
+  ctes: string;
+  sql: string;
+  params: unknown[];
+} {
   const now = new Date();
   const ends = status !== 'running' && status !== 'waiting';
   const counted = tokens
@@ -43,41 +68,41 @@ export async function writeStep(
                    where id = ? and exists (select 1 from prev where status = 'running')),`
     : '';
   const countedParams = tokens ? [runId, index, tokens.inputTokens, tokens.outputTokens, runId] : [];
-  await em.getConnection().execute(
-    `with ${counted}
+  // Typed for the `select` form, whose values PostgreSQL cannot type from the column list.
+  const typed =
+    '?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid, ?::int, ?::text, ?::text, ?::jsonb, ?::timestamptz, ?::timestamptz';
+  const ctes = `${counted}
      step as (
        insert into run_steps (id, created_at, updated_at, run_id, index, type, status, detail, started_at, completed_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)
+       ${when ? `select ${typed} where ${when}` : 'values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)'}
        on conflict (run_id, index) do update set
          status = excluded.status,
          detail = run_steps.detail || excluded.detail,
          updated_at = excluded.updated_at,
          completed_at = case when ? then coalesce(run_steps.completed_at, excluded.updated_at) else run_steps.completed_at end
        returning index, type, status, detail, started_at, completed_at),
-     notified as (select pg_notify(?, ?) from step)
-     insert into run_events (run_id, type, data)
+     notified as (select pg_notify(?, ?) from step)`;
+  const sql = `insert into run_events (run_id, type, data)
        select ?, 'run.step', jsonb_build_object(
          'index', step.index, 'type', step.type, 'status', step.status, 'detail', step.detail,
          'startedAt', ${isoSql('step.started_at')}, 'completedAt', ${isoSql('step.completed_at')})
-       from step, notified`,
-    [
-      ...countedParams,
-      randomUUID(),
-      now,
-      now,
-      runId,
-      index,
-      type,
-      status,
-      JSON.stringify(detail),
-      now,
-      ends ? now : null,
-      ends,
-      RUN_EVENTS_CHANNEL,
-      runId,
-      runId,
-    ],
-    'run',
-    em.getTransactionContext(),
-  );
+       from step, notified`;
+  const params = [
+    ...countedParams,
+    randomUUID(),
+    now,
+    now,
+    runId,
+    index,
+    type,
+    status,
+    JSON.stringify(detail),
+    now,
+    ends ? now : null,
+    ends,
+    RUN_EVENTS_CHANNEL,
+    runId,
+    runId,
+  ];
+  return { ctes, sql, params };
 }

@@ -1,15 +1,12 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Run } from '../../db/entities/Run';
-import type { ModelTurnRequest, RunStart, TurnDecision } from '../../workflows/activityTypes';
+import type { RunStart, TurnDecision } from '../../workflows/activityTypes';
 import { ASK_USER, type ChatMessage, type ToolCall } from '../../workflows/agentTurn';
 import type { InputPayload } from '../../workflows/messages';
 import { untilDatabaseAnswers } from '../../platform/database/wait';
-import { appendMessage, findMessage, findToolCall, loadConversationAt } from './conversation';
-import { findVersionDefinition } from '../agents/versionCache';
-import { coverNextTurn } from '../billing/holds';
+import { appendMessage, findMessage, findToolCall } from './conversation';
 import { writeStep } from './stepWrites';
-import { RunNotExecutable, type RunExecution, type RunExecutionDeps } from './execution';
+import type { RunExecution, RunExecutionDeps } from './execution';
+import { startTurn } from './turnStart';
 
 /**
  * The run workflow's turns by id (docs/api/runs.md#how-a-run-executes-operators): the workflow passes
@@ -29,38 +26,14 @@ export function createStoredTurns(deps: RunExecutionDeps, run: RunExecution) {
   const write = <T>(signal: AbortSignal, fn: (em: EntityManager) => Promise<T>) =>
     untilDatabaseAnswers(() => orm.em.fork().transactional(fn), signal);
 
-  type Prepared = { stored: ChatMessage } | { request: ModelTurnRequest; listed: Set<string> };
-
-  /**
-   * Before the model call of the turn whose reply goes at `at`, in one transaction: the run row (locked
-   * once, for the credit hold), what the model reads (the agent version, cached; the input; the messages
-   * before), the hold and the running step. A turn whose reply an earlier attempt stored writes nothing.
-   */
-  async function prepareTurn(em: EntityManager, runId: string, index: number, at: number): Promise<Prepared> {
-    const row = await em.findOne(Run, runId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!row) throw new RunNotExecutable('run row missing');
-    const { before, stored } = await loadConversationAt(em, runId, at);
-    if (stored) return { stored };
-    const version = await findVersionDefinition(em, row.agentId, row.agentVersion);
-    if (!version) throw new RunNotExecutable('agent version missing');
-    const request = {
-      modelId: version.modelId,
-      instructions: version.instructions,
-      input: row.input,
-      messages: before,
-      tools: deps.tools.specs(version.tools),
-    };
-    // The credit hold and the running step commit together: a turn that cannot be covered records no step.
-    await coverNextTurn(em, deps.models, row, request);
-    await writeStep(em, runId, index, 'model', 'running', { modelId: request.modelId });
-    return { request, listed: new Set(version.tools) };
-  }
-
   return {
-    /** `startRun` without what stays in PostgreSQL: the workflow gets the settings only. */
+    /** `startRun` without what stays in PostgreSQL: the workflow gets the settings, and whether its turns are in-process. */
     async beginRun(runId: string): Promise<RunStart> {
       const plan = await run.startRun(runId);
-      return 'endedAs' in plan ? plan : { settings: plan.settings };
+      if ('endedAs' in plan) return plan;
+      return deps.models.inProcess(plan.modelId)
+        ? { settings: plan.settings, turnsInProcess: true }
+        : { settings: plan.settings };
     },
 
     /**
@@ -68,7 +41,8 @@ export function createStoredTurns(deps: RunExecutionDeps, run: RunExecution) {
      * assistant message at `at`. Rejects as `modelTurn` does (ModelError, ToolNotAllowed).
      */
     async nextTurn(runId: string, index: number, at: number, signal: AbortSignal): Promise<TurnDecision> {
-      const prepared = await write(signal, (em) => prepareTurn(em, runId, index, at));
+      // Two statements, no transaction (turnStart.ts); a database outage is waited out and the start tried again.
+      const prepared = await read(signal, (em) => startTurn(em, deps, runId, index, at));
       if ('stored' in prepared) return storedDecision(prepared.stored);
       const result = await run.completeTurn(runId, index, prepared.request, prepared.listed, signal);
       if (result.kind === 'final') return { kind: 'final', output: result.output };

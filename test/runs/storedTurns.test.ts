@@ -49,7 +49,10 @@ describe('stored turns are idempotent', () => {
       input: { script: [{ tool: 'http_request', args: { url } }, { ask: 'name?' }] },
     });
 
-    expect(await turns.beginRun(run.id)).toEqual({ settings: expect.objectContaining({ maxSteps: 25 }) });
+    expect(await turns.beginRun(run.id)).toEqual({
+      settings: expect.objectContaining({ maxSteps: 25 }),
+      turnsInProcess: true, // builtin/scripted: its turns are local activities (workflows/runWorkflow.ts)
+    });
     const first = await turns.nextTurn(run.id, 0, 0, signal);
     expect(first).toEqual({ kind: 'tool_calls', toolCalls: [{ id: 'call_0', name: 'http_request', args: { url } }] });
     expect(await turns.nextTurn(run.id, 0, 0, signal)).toEqual(first);

@@ -128,6 +128,30 @@ describe('runs on the Temporal side', () => {
     expect(done.usage).toEqual({ inputTokens: 1000, outputTokens: 500, costUsd: 0.007 });
   });
 
+  it("runs an in-process model's turn as a local activity, a provider's as an activity with heartbeats", async () => {
+    const activitiesOf = async (runId: string) => {
+      const handle = temporal.client.workflow.getHandle(`run-${runId}`);
+      await handle.result();
+      const { events } = await handle.fetchHistory();
+      return {
+        scheduled: events!.flatMap((e) => e.activityTaskScheduledEventAttributes ?? []),
+        workflowTasks: events!.filter((e) => e.workflowTaskCompletedEventAttributes).length,
+      };
+    };
+    // builtin/echo: beginRun, the turn and finishRun in one workflow task, no activity
+    const echo = await createAgent(h, auth, { presetId: 'general-assistant' });
+    const local = await createRun(h, auth, { agentId: echo.id, input: { q: 'local' } });
+    expect(await waitForStatus(h, auth, local.id, 'succeeded')).toMatchObject({ output: { echo: { q: 'local' } } });
+    expect(await activitiesOf(local.id)).toEqual({ scheduled: [], workflowTasks: 1 });
+    // openai/…: the turn waits on the provider, so it stays an activity that heartbeats
+    const real = await createAgent(h, auth, { name: 'remote', modelId: 'openai/slow' });
+    const remote = await createRun(h, auth, { agentId: real.id, input: { q: 'answer-me' } });
+    await waitForStatus(h, auth, remote.id, 'succeeded');
+    const { scheduled } = await activitiesOf(remote.id);
+    expect(scheduled.map((a) => a.activityType?.name)).toEqual(['nextTurn']);
+    expect(Number(scheduled[0].heartbeatTimeout?.seconds)).toBe(15);
+  });
+
   it('fails a run whose model stays unavailable with agent.model_error, after the retries', async () => {
     const agent = await createAgent(h, auth, { name: 'busy', modelId: 'openai/slow' });
     const run = await createRun(h, auth, { agentId: agent.id, input: { q: 'overload-me' } });
