@@ -5,7 +5,12 @@ import { COMPARISON_HEADERS, comparisonRows, ratio, table, type Summary } from '
 import type { BenchContext, CaseResult } from '../lib/context';
 import type { bareDurableRunWorkflow, bareRunWorkflow } from '../baseline/workflows';
 
-/** An echo run is startRun, modelTurn and finishRun: three activities. */
+/**
+ * An echo run is startRun, modelTurn and finishRun: the bare workflow runs three activities. The service
+ * runs the three as local activities in one workflow task (its model does no I/O; a provider's turn stays an
+ * activity: docs/api/runs.md), which is why it can beat the bare workflow; the baseline is left as the
+ * issue set it, a workflow with the run's three steps as ordinary activities.
+ */
 export const ECHO_RUN_ACTIVITIES = 3;
 
 /**
