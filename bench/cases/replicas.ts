@@ -157,7 +157,7 @@ function report(
     ['every run succeeded', JSON.stringify(runs.byStatus), verdict(runs.allSucceeded)],
     [
       'both workers executed runs',
-      `activities started per worker in ${workers.runsSampled} runs: ${JSON.stringify(workers.activities)}`,
+      `workflow tasks and activities started per worker in ${workers.runsSampled} runs: ${JSON.stringify(workers.tasks)}`,
       verdict(workers.ok),
     ],
     [

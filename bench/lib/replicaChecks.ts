@@ -175,19 +175,21 @@ export async function sharedRateLimit(orm: Orm, urls: string[], plan = 'free_tri
 }
 
 /**
- * Which workers executed the runs: the identities (`pid@host`) that started their activities, from the
- * histories of up to `sample` of them, with how many activities each started.
+ * Which workers executed the runs: the identities (`pid@host`) that started their workflow tasks and
+ * activities, from the histories of up to `sample` of them, with how many tasks each started. An echo
+ * run's steps are local activities inside its one workflow task, so its history has no activity: the
+ * workflow tasks say which worker ran it.
  */
 export async function workerIdentities(client: Client, runIds: string[], sample = 20) {
   const step = Math.max(1, Math.floor(runIds.length / sample));
   const picked = runIds.filter((_, i) => i % step === 0).slice(0, sample);
-  const activities: Record<string, number> = {};
+  const tasks: Record<string, number> = {};
   for (const id of picked) {
     const history = await client.workflow.getHandle(runWorkflowId(id)).fetchHistory();
     for (const e of history.events ?? []) {
-      const identity = e.activityTaskStartedEventAttributes?.identity;
-      if (identity) activities[identity] = (activities[identity] ?? 0) + 1;
+      const identity = e.workflowTaskStartedEventAttributes?.identity ?? e.activityTaskStartedEventAttributes?.identity;
+      if (identity) tasks[identity] = (tasks[identity] ?? 0) + 1;
     }
   }
-  return { runsSampled: picked.length, activities, ok: Object.keys(activities).length >= 2 };
+  return { runsSampled: picked.length, tasks, ok: Object.keys(tasks).length >= 2 };
 }
