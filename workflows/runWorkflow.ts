@@ -5,7 +5,6 @@ import {
   allHandlersFinished,
   condition,
   isCancellation,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -30,6 +29,7 @@ import {
   type RunState,
   type RunWorkflowArgs,
 } from './messages';
+import { runPaths } from './runPatches';
 import { SvcRunStatus } from './searchAttributes';
 
 // Read-model writes: retried without limit (a database outage must not fail runs), each short.
@@ -76,29 +76,6 @@ function runError(err: unknown): RunError {
 const fail = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
 
 /**
- * Marks the histories in which a cancel of the workflow (Temporal's own cancellation, what the API sends)
- * closes it as Canceled after it wrote `cancelled`; histories from before complete instead.
- */
-const TEMPORAL_CANCELLATION = 'run-temporal-cancellation';
-
-/**
- * Marks the histories in which the conversation lives in PostgreSQL: the workflow passes ids and
- * message indexes (`beginRun`, `nextTurn`, `useTool`, `recordAnswer`), so its history stays small however
- * long the run (docs/api/runs.md#how-a-run-executes-operators). Histories from before carry the input and
- * the conversation through `startRun`, `modelTurn` and `runTool`, and replay that way.
- */
-const CONVERSATION_IN_DB = 'run-conversation-in-db';
-
-/**
- * Marks the histories in which the read-model writes (`beginRun`, `transition`, `recordStep`,
- * `recordAnswer`, `finishRun`) are local activities; histories from before schedule them as activities.
- */
-const STORE_LOCAL = 'run-store-local';
-
-/** Marks the histories in which an in-process model's turns (`turnsInProcess`) are local activities. */
-const IN_PROCESS_TURNS_LOCAL = 'run-in-process-turns-local';
-
-/**
  * One run of an agent (docs/api/runs.md): queued → running → (needs_input | needs_approval |
  * needs_review → running)* → succeeded | failed, or cancelled from any non-terminal status. The workflow
  * decides every transition; activities write the read model. Deterministic: only workflow APIs and
@@ -107,12 +84,9 @@ const IN_PROCESS_TURNS_LOCAL = 'run-in-process-turns-local';
  */
 export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState> {
   const state: RunState = { status: 'queued', pendingAction: null, output: null, error: null };
-  const closesAsCancelled = patched(TEMPORAL_CANCELLATION);
-  // Decided once, at the start: a run in flight under the code before keeps its path to the end.
-  const conversationInDb = patched(CONVERSATION_IN_DB);
-  const storeLocal = patched(STORE_LOCAL);
+  // Decided once, at the start: a run in flight under the code before keeps its paths to the end.
+  const { closesAsCancelled, conversationInDb, storeLocal, inProcessTurnsLocal } = runPaths();
   const store = storeLocal ? localStore : remoteStore;
-  const inProcessTurnsLocal = patched(IN_PROCESS_TURNS_LOCAL);
   const root = CancellationScope.current();
   const main = new CancellationScope();
   let answer: InputPayload | ApprovePayload | ReviewPayload | undefined;

@@ -136,13 +136,22 @@ describe('runs on the Temporal side', () => {
       return {
         scheduled: events!.flatMap((e) => e.activityTaskScheduledEventAttributes ?? []),
         workflowTasks: events!.filter((e) => e.workflowTaskCompletedEventAttributes).length,
+        // what Temporal writes to its visibility store besides the start and the close, one write each
+        upserts: events!.flatMap((e) =>
+          Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}),
+        ),
       };
     };
     // builtin/echo: beginRun, the turn and finishRun in one workflow task, no activity
     const echo = await createAgent(h, auth, { presetId: 'general-assistant' });
     const local = await createRun(h, auth, { agentId: echo.id, input: { q: 'local' } });
     expect(await waitForStatus(h, auth, local.id, 'succeeded')).toMatchObject({ output: { echo: { q: 'local' } } });
-    expect(await activitiesOf(local.id)).toEqual({ scheduled: [], workflowTasks: 1 });
+    // and one patch marker: the SDK upserts TemporalChangeVersion once, then the status as it changes
+    expect(await activitiesOf(local.id)).toEqual({
+      scheduled: [],
+      workflowTasks: 1,
+      upserts: ['TemporalChangeVersion', SvcRunStatus.name, SvcRunStatus.name],
+    });
     // openai/…: the turn waits on the provider, so it stays an activity that heartbeats
     const real = await createAgent(h, auth, { name: 'remote', modelId: 'openai/slow' });
     const remote = await createRun(h, auth, { agentId: real.id, input: { q: 'answer-me' } });

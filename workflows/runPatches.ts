@@ -1,0 +1,57 @@
+import { patched } from '@temporalio/workflow';
+
+/**
+ * Marks the histories in which a cancel of the workflow (Temporal's own cancellation, what the API sends)
+ * closes it as Canceled after it wrote `cancelled`; histories from before complete instead.
+ */
+const TEMPORAL_CANCELLATION = 'run-temporal-cancellation';
+
+/**
+ * Marks the histories in which the conversation lives in PostgreSQL: the workflow passes ids and
+ * message indexes (`beginRun`, `nextTurn`, `useTool`, `recordAnswer`), so its history stays small however
+ * long the run (docs/api/runs.md#how-a-run-executes-operators). Histories from before carry the input and
+ * the conversation through `startRun`, `modelTurn` and `runTool`, and replay that way.
+ */
+const CONVERSATION_IN_DB = 'run-conversation-in-db';
+
+/**
+ * Marks the histories in which the read-model writes (`beginRun`, `transition`, `recordStep`,
+ * `recordAnswer`, `finishRun`) are local activities; histories from before schedule them as activities.
+ */
+const STORE_LOCAL = 'run-store-local';
+
+/** Marks the histories in which an in-process model's turns (`turnsInProcess`) are local activities. */
+const IN_PROCESS_TURNS_LOCAL = 'run-in-process-turns-local';
+
+/**
+ * Marks the histories that take every path above, with one marker instead of four. Each `patched()` that
+ * records a marker also makes the SDK upsert the `TemporalChangeVersion` search attribute, and Temporal
+ * writes each upsert to its visibility store as a task of its own: four patches cost a new run four such
+ * writes (bench/README.md, the soak's profile), this one costs one. Histories from before it have no such
+ * marker and replay through the four patches as they were recorded.
+ */
+const RUN_PATHS_2026_11 = 'run-paths-2026-11';
+
+/** Which code paths a run takes, decided once at its start: a run in flight keeps its paths to the end. */
+export interface RunPaths {
+  closesAsCancelled: boolean;
+  conversationInDb: boolean;
+  storeLocal: boolean;
+  inProcessTurnsLocal: boolean;
+}
+
+/**
+ * The paths of this run. A new run records the one marker of all of them; a history recorded before
+ * replays the four patches in their order, each true only where its own marker is.
+ */
+export function runPaths(): RunPaths {
+  if (patched(RUN_PATHS_2026_11)) {
+    return { closesAsCancelled: true, conversationInDb: true, storeLocal: true, inProcessTurnsLocal: true };
+  }
+  return {
+    closesAsCancelled: patched(TEMPORAL_CANCELLATION),
+    conversationInDb: patched(CONVERSATION_IN_DB),
+    storeLocal: patched(STORE_LOCAL),
+    inProcessTurnsLocal: patched(IN_PROCESS_TURNS_LOCAL),
+  };
+}
