@@ -33,11 +33,12 @@ export function createActivities(deps: ActivityDeps) {
       orm: deps.orm,
       models: deps.models,
       tools: deps.tools,
-      onStatus: async (run) => {
+      onStatus: async (run, opts) => {
         const { client } = deps.temporal;
-        await announceRun(deps.orm.em.fork(), client, deps.config.temporal.taskQueue, run);
+        const announced = await announceRun(deps.orm.em.fork(), client, deps.config.temporal.taskQueue, run, opts);
         // A succeeded run's output goes to its agent's save-output connections (docs/api/output-connections.md).
         await saveRunOutputs(deps.orm.em.fork(), client, deps.config.temporal.taskQueue, run);
+        return announced;
       },
     }),
     ...createSavedTableActivities({

@@ -55,7 +55,8 @@ export type TurnDecision =
 export interface RunActivities {
   startRun(runId: string): Promise<RunPlan | { endedAs: RunStatus }>;
   beginRun(runId: string): Promise<RunStart>;
-  transition(runId: string, patch: TransitionPatch): Promise<void>;
+  /** With `announcesInline`, returns the announcement of the status it wrote, when someone listens. */
+  transition(runId: string, patch: TransitionPatch, opts?: StatusWriteOptions): Promise<AnnouncedRun | null | void>;
   recordStep(
     runId: string,
     index: number,
@@ -68,7 +69,17 @@ export interface RunActivities {
   nextTurn(runId: string, index: number, at: number): Promise<TurnDecision>;
   useTool(runId: string, index: number, at: number, callId: string): Promise<void>;
   recordAnswer(runId: string, index: number, at: number, callId: string, given: InputPayload): Promise<void>;
-  finishRun(runId: string, patch: TransitionPatch): Promise<void>;
+  /** With `announcesInline`, returns the announcement of the status it wrote, when someone listens. */
+  finishRun(runId: string, patch: TransitionPatch, opts?: StatusWriteOptions): Promise<AnnouncedRun | null | void>;
+}
+
+/**
+ * How a status write announces its status. Without `announcesInline` (runs recorded before the
+ * `run-paths-2026-11-24` patch), it starts a webhook fan-out workflow itself; with it, it returns the
+ * announcement (only when someone listens) for the run workflow to deliver.
+ */
+export interface StatusWriteOptions {
+  announcesInline?: boolean;
 }
 
 /** A status change to announce to webhook subscribers, as it was when it happened. */

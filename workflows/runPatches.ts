@@ -32,26 +32,46 @@ const IN_PROCESS_TURNS_LOCAL = 'run-in-process-turns-local';
  */
 const RUN_PATHS_2026_11 = 'run-paths-2026-11';
 
+/**
+ * Marks the histories that take every path above and deliver their own announcements: the read-model
+ * write that makes an announced status (`transition`, `finishRun`) returns the announcement when someone
+ * listens, and the run workflow makes its deliveries as activities on the webhook queue
+ * (deliverAnnouncement), finishing only once they ended. Histories from before it have the write start a
+ * webhook fan-out workflow of its own for each announcement: a second workflow per run, with its own start,
+ * tasks and visibility records, which cost about as much Temporal work as the run (bench/README.md, Soak).
+ * The same marker has the run upsert `SvcRunStatus` only where it waits (a gate, an activity through
+ * Temporal's task queues) and when it finishes: a status it leaves within the workflow task that set it
+ * (`running` between local activities) costs no visibility write of its own.
+ */
+const RUN_PATHS_2026_11_24 = 'run-paths-2026-11-24';
+
 /** Which code paths a run takes, decided once at its start: a run in flight keeps its paths to the end. */
 export interface RunPaths {
   closesAsCancelled: boolean;
   conversationInDb: boolean;
   storeLocal: boolean;
   inProcessTurnsLocal: boolean;
+  /** The run workflow makes the deliveries of its announcements itself. */
+  announcesInline: boolean;
+  /** SvcRunStatus is upserted where the run waits and when it finishes, not at every change. */
+  statusAtWaits: boolean;
 }
 
 /**
  * The paths of this run. A new run records the one marker of all of them; a history recorded before
- * replays the four patches in their order, each true only where its own marker is.
+ * replays through the marker it has: `run-paths-2026-11`, or the four patches in their order, each true
+ * only where its own marker is.
  */
 export function runPaths(): RunPaths {
-  if (patched(RUN_PATHS_2026_11)) {
-    return { closesAsCancelled: true, conversationInDb: true, storeLocal: true, inProcessTurnsLocal: true };
-  }
+  const every = { closesAsCancelled: true, conversationInDb: true, storeLocal: true, inProcessTurnsLocal: true };
+  if (patched(RUN_PATHS_2026_11_24)) return { ...every, announcesInline: true, statusAtWaits: true };
+  if (patched(RUN_PATHS_2026_11)) return { ...every, announcesInline: false, statusAtWaits: false };
   return {
     closesAsCancelled: patched(TEMPORAL_CANCELLATION),
     conversationInDb: patched(CONVERSATION_IN_DB),
     storeLocal: patched(STORE_LOCAL),
     inProcessTurnsLocal: patched(IN_PROCESS_TURNS_LOCAL),
+    announcesInline: false,
+    statusAtWaits: false,
   };
 }

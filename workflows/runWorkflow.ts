@@ -8,8 +8,8 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setHandler,
-  upsertSearchAttributes,
   uuid4,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { RunActivities, RunPlan, RunStart, TransitionPatch } from './activityTypes';
 import { ASK_USER, type AgentSettings, type ChatMessage, type ToolCall } from './agentTurn';
@@ -30,7 +30,8 @@ import {
   type RunWorkflowArgs,
 } from './messages';
 import { runPaths } from './runPatches';
-import { SvcRunStatus } from './searchAttributes';
+import { runStatusAttribute } from './runStatusAttribute';
+import { ownAnnouncements } from './webhookDelivery';
 
 // Read-model writes: retried without limit (a database outage must not fail runs), each short.
 const STORE_OPTIONS = {
@@ -85,8 +86,15 @@ const fail = (type: string, message: string) => ApplicationFailure.create({ type
 export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState> {
   const state: RunState = { status: 'queued', pendingAction: null, output: null, error: null };
   // Decided once, at the start: a run in flight under the code before keeps its paths to the end.
-  const { closesAsCancelled, conversationInDb, storeLocal, inProcessTurnsLocal } = runPaths();
+  const paths = runPaths();
+  const { closesAsCancelled, conversationInDb, storeLocal, inProcessTurnsLocal } = paths;
   const store = storeLocal ? localStore : remoteStore;
+  // A child run (a flow's agent step, a conversation's turn, an eval's case) closes as soon as it has
+  // finished, because its parent waits for its close and no receiver may delay that: its status writes
+  // start fan-out workflows of their own, as runs recorded before did.
+  const announcesInline = paths.announcesInline && !workflowInfo().parent;
+  const shown = runStatusAttribute(paths.statusAtWaits);
+  const announcements = ownAnnouncements();
   const root = CancellationScope.current();
   const main = new CancellationScope();
   let answer: InputPayload | ApprovePayload | ReviewPayload | undefined;
@@ -131,8 +139,9 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
   async function setStatus(patch: TransitionPatch): Promise<void> {
     state.status = patch.status;
     if (patch.pendingAction !== undefined) state.pendingAction = patch.pendingAction;
-    upsertSearchAttributes([{ key: SvcRunStatus, value: patch.status }]);
-    await store.transition(runId, patch);
+    shown.changed(patch.status);
+    if (announcesInline) announcements.deliver(await store.transition(runId, patch, { announcesInline }));
+    else await store.transition(runId, patch);
   }
 
   /**
@@ -151,6 +160,7 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     if (waiting?.type === action.type) answer = waiting.payload;
     await store.recordStep(runId, index, action.type, 'waiting', { ...action });
     await setStatus({ status, pendingAction: action });
+    shown.waiting();
     await condition(() => answer !== undefined);
     const given = answer as T;
     if (record) await record(index, given);
@@ -179,6 +189,7 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
       return JSON.stringify(given.answer);
     }
     await approveTool(settings, call);
+    shown.waiting();
     return work.runTool(runId, step++, call);
   }
 
@@ -193,6 +204,7 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
       return;
     }
     await approveTool(settings, call);
+    shown.waiting();
     await work.useTool(runId, step++, at, call.id);
   }
 
@@ -219,11 +231,12 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     if ('endedAs' in plan) {
       endedBeforeStart = true;
       state.status = plan.endedAs;
-      upsertSearchAttributes([{ key: SvcRunStatus, value: plan.endedAs }]);
+      shown.changed(plan.endedAs);
+      shown.waiting();
       return null;
     }
     state.status = 'running';
-    upsertSearchAttributes([{ key: SvcRunStatus, value: 'running' }]);
+    shown.changed('running');
     if (!conversationInDb) return carriedConversation(plan as RunPlan);
     const start = plan as Extract<RunStart, { settings: unknown }>;
     return storedConversation(start.settings, inProcessTurnsLocal && start.turnsInProcess === true ? localWork : work);
@@ -235,6 +248,7 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     for (let turn = 0; ; turn++) {
       if (turn >= settings.maxSteps)
         throw fail(RunFailure.maxSteps, `No result after ${settings.maxSteps} model turns`);
+      if (turns === work) shown.waiting();
       const decision = await turns.nextTurn(runId, step++, at);
       if (decision.kind === 'fail') throw fail(RunFailure.modelError, decision.message);
       if (decision.kind === 'final') return deliver(settings, decision.output);
@@ -249,6 +263,7 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     for (let turn = 0; ; turn++) {
       if (turn >= plan.settings.maxSteps)
         throw fail(RunFailure.maxSteps, `No result after ${plan.settings.maxSteps} model turns`);
+      shown.waiting();
       const result = await work.modelTurn(runId, step++, {
         modelId: plan.modelId,
         instructions: plan.instructions,
@@ -287,8 +302,11 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
   await CancellationScope.nonCancellable(async () => {
     state.status = final.status;
     state.pendingAction = null;
-    upsertSearchAttributes([{ key: SvcRunStatus, value: final.status }]);
-    await store.finishRun(runId, final);
+    shown.changed(final.status);
+    shown.waiting();
+    if (announcesInline) announcements.deliver(await store.finishRun(runId, final, { announcesInline }));
+    else await store.finishRun(runId, final);
+    await announcements.ended();
     await condition(allHandlersFinished);
   });
   if (closesAsCancelled && root.consideredCancelled && final.status === 'cancelled') throw cancellation;

@@ -1,5 +1,6 @@
-import { patched, proxyActivities, sleep } from '@temporalio/workflow';
+import { CancellationScope, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { AnnouncedRun, WebhookActivities } from './activityTypes';
+import { webhookTaskQueue } from './taskQueues';
 
 /**
  * The delivery activities, on the webhook task queue the announcer names (`deliveryQueue`); absent,
@@ -106,10 +107,48 @@ function fanOutFirstAttempts(deliveryQueue: string) {
 }
 
 /**
- * Turns one announced status change into its deliveries, off the run's path (the run pays one
- * workflow start at most): records them and makes every first attempt at once (fanOutFirstAttempts);
- * each delivery left then goes on as its own activities with their own retries, so a slow receiver
- * delays no other's attempts.
+ * The deliveries of one announced status change: records them and makes every first attempt at once
+ * (fanOutFirstAttempts); each delivery left then goes on as its own activities with their own retries, so
+ * a slow receiver delays no other's attempts. Every activity runs on `deliveryQueue`.
+ */
+export async function deliverAnnouncement(
+  run: AnnouncedRun,
+  deliveryQueue: string,
+): Promise<{ succeeded: number; failed: number }> {
+  const deliver = deliveryActivities(deliveryQueue);
+  const first = await fanOutFirstAttempts(deliveryQueue)(run);
+  const later = await Promise.all([
+    ...first.retry.map((id) => deliver(id, true)),
+    ...first.queued.map((id) => deliver(id)),
+  ]);
+  return {
+    succeeded: first.succeeded + later.filter((o) => o === 'succeeded').length,
+    failed: first.gone + later.filter((o) => o === 'failed').length,
+  };
+}
+
+/**
+ * The deliveries a run workflow makes of its own announcements (runPatches.ts, `announcesInline`). Each
+ * starts as its status write returns it and goes on while the run does: a cancel of the run stops none of
+ * them (a status once announced is delivered), and only the workflow's close waits for them (`ended`).
+ */
+export function ownAnnouncements() {
+  const pending: Array<Promise<unknown>> = [];
+  return {
+    /** Delivers what a status write returned: its announcement, when someone listens. */
+    deliver(announced: AnnouncedRun | null | void): void {
+      if (!announced) return;
+      const queue = webhookTaskQueue(workflowInfo().taskQueue);
+      pending.push(CancellationScope.nonCancellable(() => deliverAnnouncement(announced, queue)));
+    },
+    ended: () => Promise.all(pending),
+  };
+}
+
+/**
+ * Turns one announced status change into its deliveries in a workflow of its own, off the run's path (the
+ * run pays one workflow start at most): the announcements of runs recorded before the run workflow made
+ * its own (runPatches.ts), and of status changes made outside a run's workflow.
  */
 export async function webhookFanoutWorkflow({
   run,
@@ -118,19 +157,9 @@ export async function webhookFanoutWorkflow({
   run: AnnouncedRun;
   deliveryQueue?: string;
 }): Promise<{ succeeded: number; failed: number }> {
-  const deliver = deliveryActivities(deliveryQueue);
   // Fan-outs started before the first attempts moved into the fan-out make them as their own activities.
-  if (deliveryQueue && patched('webhook-first-attempts-inline')) {
-    const first = await fanOutFirstAttempts(deliveryQueue)(run);
-    const later = await Promise.all([
-      ...first.retry.map((id) => deliver(id, true)),
-      ...first.queued.map((id) => deliver(id)),
-    ]);
-    return {
-      succeeded: first.succeeded + later.filter((o) => o === 'succeeded').length,
-      failed: first.gone + later.filter((o) => o === 'failed').length,
-    };
-  }
+  if (deliveryQueue && patched('webhook-first-attempts-inline')) return deliverAnnouncement(run, deliveryQueue);
+  const deliver = deliveryActivities(deliveryQueue);
   const outcomes = await Promise.all((await fanOutWebhooks(run)).map((id) => deliver(id)));
   return {
     succeeded: outcomes.filter((o) => o === 'succeeded').length,

@@ -3,7 +3,7 @@ import { Run } from '../../db/entities/Run';
 import type { StepStatus, StepType } from '../../db/entities/RunStep';
 import type { Orm } from '../../db/orm';
 import { TERMINAL_STATUSES as TERMINAL, type RunStatus } from '../../workflows/messages';
-import type { RunPlan, TransitionPatch } from '../../workflows/activityTypes';
+import type { AnnouncedRun, RunPlan, StatusWriteOptions, TransitionPatch } from '../../workflows/activityTypes';
 import { untilDatabaseAnswers } from '../../platform/database/wait';
 import { ANNOUNCED } from '../webhooks/dispatch';
 import type { ModelRegistry } from '../models/registry';
@@ -46,8 +46,11 @@ export interface RunExecutionDeps {
   orm: Orm;
   models: ModelRegistry;
   tools: ToolRegistry;
-  /** Called after a change to an announced status commits: the webhook fan-out (the run as the change left it). */
-  onStatus?: (run: StatusRow) => Promise<void>;
+  /**
+   * Called after a change to an announced status commits, with the run as the change left it: starts the
+   * webhook fan-out, or with `announcesInline` returns the announcement (when someone listens) instead.
+   */
+  onStatus?: (run: StatusRow, opts: StatusWriteOptions) => Promise<AnnouncedRun | null>;
 }
 
 /**
@@ -58,16 +61,25 @@ export interface RunExecutionDeps {
 export function createRunExecution(deps: RunExecutionDeps) {
   const { orm } = deps;
 
-  async function transition(runId: string, patch: TransitionPatch): Promise<void> {
+  async function transition(
+    runId: string,
+    patch: TransitionPatch,
+    opts: StatusWriteOptions = {},
+  ): Promise<AnnouncedRun | null> {
     // One statement, its own transaction (statusWrites.ts).
     const row = await applyTransition(orm.em.fork(), runId, patch);
-    await announce(row, patch);
+    return announce(row, patch, opts);
   }
 
   // Announced even when this call found its change already made: the fan-out is idempotent, so a
   // retry after a crash between the commit and the fan-out still delivers.
-  async function announce(row: StatusRow, patch: TransitionPatch): Promise<void> {
-    if (deps.onStatus && row.status === patch.status && ANNOUNCED[row.status]) await deps.onStatus(row);
+  async function announce(
+    row: StatusRow,
+    patch: TransitionPatch,
+    opts: StatusWriteOptions,
+  ): Promise<AnnouncedRun | null> {
+    if (!deps.onStatus || row.status !== patch.status || !ANNOUNCED[row.status]) return null;
+    return deps.onStatus(row, opts);
   }
 
   /** A step and its event: one statement, its own commit (stepWrites.ts); waits out an outage until `signal` aborts. */
@@ -226,11 +238,15 @@ export function createRunExecution(deps: RunExecutionDeps) {
      * Ends the run: its terminal status, output or error, and the settlement of its hold, in one
      * transaction (docs/api/billing.md: charged when it ends, once).
      */
-    async finishRun(runId: string, patch: TransitionPatch): Promise<void> {
+    async finishRun(
+      runId: string,
+      patch: TransitionPatch,
+      opts: StatusWriteOptions = {},
+    ): Promise<AnnouncedRun | null> {
       const row =
         (await finishAtOnce(orm.em.fork(), deps.models, runId, patch)) ??
         (await orm.em.fork().transactional((em) => finishInTransaction(em, deps.models, runId, patch)));
-      await announce(row, patch);
+      return announce(row, patch, opts);
     },
   };
 }

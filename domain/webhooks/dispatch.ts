@@ -2,8 +2,9 @@ import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookEventRecord, WebhookSubscription, type WebhookEvent } from '../../db/entities/Webhook';
-import type { AnnouncedRun } from '../../workflows/activityTypes';
+import type { AnnouncedRun, StatusWriteOptions } from '../../workflows/activityTypes';
 import type { RunStatus } from '../../workflows/messages';
+import { webhookTaskQueue } from '../../workflows/taskQueues';
 
 /** Statuses whose arrival is announced (docs/api/webhooks.md); queued→running and cancelled never are. */
 export const ANNOUNCED: Partial<Record<RunStatus, WebhookEvent>> = {
@@ -30,33 +31,32 @@ export function announcedRun(run: AnnouncedRun): AnnouncedRun {
 
 export const deliveryWorkflowId = (deliveryId: string, round: number) => `webhook-${deliveryId}-${round}`;
 
-/**
- * The task queue of the delivery activities, beside the runs' own: deliveries get activity slots of their
- * own in the worker, so receivers that hang (10 s an attempt) can never take the slots runs need.
- */
-export const webhookTaskQueue = (runsTaskQueue: string) => `${runsTaskQueue}-webhooks`;
+export { webhookTaskQueue };
 
 /**
  * Announces a status change from the run's own path at a cost that does not grow with the number
  * of subscribers: one indexed look-up and, only when someone listens, one workflow start. The fan-out
- * workflow then records the deliveries and starts one delivery workflow each (dispatchRunWebhooks).
+ * workflow then records the deliveries and makes them (deliverAnnouncement). With `announcesInline` it
+ * starts nothing and returns the announcement instead, for the run workflow to deliver itself.
  */
 export async function announceRun(
   em: EntityManager,
   client: Client,
   taskQueue: string,
   run: AnnouncedRun,
-): Promise<void> {
+  { announcesInline = false }: StatusWriteOptions = {},
+): Promise<AnnouncedRun | null> {
   const type = ANNOUNCED[run.status];
-  if (!type) return;
+  if (!type) return null;
   const listening = await em.count(WebhookSubscription, {
     workspaceId: run.workspaceId,
     deletedAt: null,
     status: 'active',
     events: { $contains: [type] },
   });
-  if (listening === 0) return;
+  if (listening === 0) return null;
   const snapshot = announcedRun(run);
+  if (announcesInline) return snapshot;
   await client.workflow
     .start('webhookFanoutWorkflow', {
       workflowId: `webhook-fanout-${run.id}-${type}-${run.pendingAction?.id ?? 'final'}`,
@@ -67,6 +67,7 @@ export async function announceRun(
       // A retried announcement after a crash: the fan-out already runs.
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     });
+  return null;
 }
 
 /** A delivery of an event as its first attempt needs it: where, signed with what, and what it sends. */

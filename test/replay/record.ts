@@ -171,7 +171,7 @@ describe('record workflow histories for the replay test', () => {
     await save('run-approval-rejected', runWorkflowId(run.id));
   });
 
-  it('a webhook fan-out to two subscribers, one failing all 3 attempts, then its redelivery', async () => {
+  it("a run's announcement to two subscribers, one failing all 3 attempts, then its redelivery", async () => {
     const ok = await startReceiver();
     // 503 to the 3 attempts of the fan-out, 200 to the redelivery
     const flaky = await startReceiver((n, _req, res) => {
@@ -193,7 +193,8 @@ describe('record workflow histories for the replay test', () => {
       const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
       const run = await createRun(h, auth, { agentId: agent.id, input: { hello: 'world' } });
       await waitForStatus(h, auth, run.id, 'succeeded');
-      await save('webhook-fanout', await findWorkflow('webhookFanoutWorkflow', run.id));
+      // The run delivers its own announcements (histories before: `webhook-fanout`, a workflow of their own).
+      await save('run-announced-to-two', runWorkflowId(run.id));
 
       const [failed] = (await (await h.request(`/v1/webhooks/${sub.id}/deliveries`, { headers: auth })).json())
         .deliveries;

@@ -117,6 +117,26 @@ describe('runs on the Temporal side', () => {
       if (found.length === 0) await new Promise((r) => setTimeout(r, 200));
     }
     expect(found).toEqual([`run-${run.id}`]);
+
+    // A run waiting at a gate shows it (the operator's `SvcRunStatus = "needs_input"`), then its end.
+    const scripted = await createAgent(h, auth, { presetId: 'scripted' });
+    const gated = await createRun(h, auth, { agentId: scripted.id, input: { script: [{ ask: 'q' }] } });
+    await waitForStatus(h, auth, gated.id, 'needs_input');
+    const gatedHandle = temporal.client.workflow.getHandle(`run-${gated.id}`);
+    let shown: unknown;
+    for (const end = Date.now() + 10_000; shown !== 'needs_input' && Date.now() < end;) {
+      shown = (await gatedHandle.describe()).typedSearchAttributes.get(SvcRunStatus);
+      if (shown !== 'needs_input') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(shown).toBe('needs_input');
+    const answered = await h.request(`/v1/runs/${gated.id}/input`, {
+      method: 'POST',
+      headers: auth,
+      json: { answer: 1 },
+    });
+    expect(answered.status).toBe(202);
+    await gatedHandle.result();
+    expect((await gatedHandle.describe()).typedSearchAttributes.get(SvcRunStatus)).toBe('succeeded');
   });
 
   it('runs an agent on an OpenAI-compatible model, charging its token prices', async () => {
@@ -146,11 +166,12 @@ describe('runs on the Temporal side', () => {
     const echo = await createAgent(h, auth, { presetId: 'general-assistant' });
     const local = await createRun(h, auth, { agentId: echo.id, input: { q: 'local' } });
     expect(await waitForStatus(h, auth, local.id, 'succeeded')).toMatchObject({ output: { echo: { q: 'local' } } });
-    // and one patch marker: the SDK upserts TemporalChangeVersion once, then the status as it changes
+    // and one patch marker: the SDK upserts TemporalChangeVersion once; the status only as it finished
+    // (`running` never lasts beyond the one workflow task)
     expect(await activitiesOf(local.id)).toEqual({
       scheduled: [],
       workflowTasks: 1,
-      upserts: ['TemporalChangeVersion', SvcRunStatus.name, SvcRunStatus.name],
+      upserts: ['TemporalChangeVersion', SvcRunStatus.name],
     });
     // openai/…: the turn waits on the provider, so it stays an activity that heartbeats
     const real = await createAgent(h, auth, { name: 'remote', modelId: 'openai/slow' });
