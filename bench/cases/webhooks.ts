@@ -137,7 +137,7 @@ export async function webhooksCase(ctx: BenchContext): Promise<CaseResult> {
   const markdown = [
     '### 5. Webhook fan-out (one run at a time, receivers on 127.0.0.1)',
     '',
-    'Run completion = `POST /v1/runs` → `succeeded` on the event stream (what the caller waits for); workflow = its Temporal execution, start → close, which also contains the announcement (one look-up and at most one start of the fan-out workflow, whatever the subscriber count); first attempt = the run’s `completedAt` → the subscriber receives attempt 1.',
+    'Run completion = `POST /v1/runs` → `succeeded` on the event stream (what the caller waits for); workflow = its Temporal execution, start → close, which also contains the deliveries (the fan-out activity, whatever the subscriber count, and attempts 2 and 3 of any whose attempt 1 failed), so it follows the subscribers’ attempts while run completion does not; first attempt = the run’s `completedAt` → the subscriber receives attempt 1.',
     '',
     table(
       [
