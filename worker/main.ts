@@ -1,6 +1,6 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, createDeliveryActivities } from '../activities';
-import { webhookTaskQueue } from '../domain/webhooks/dispatch';
+import { webhookTaskQueue } from '../workflows/taskQueues';
 import { createModelRegistry } from '../domain/models/registry';
 import { createToolRegistry } from '../domain/tools/registry';
 import { createStorage } from '../platform/storage/storage';

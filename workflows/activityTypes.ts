@@ -56,7 +56,7 @@ export interface RunActivities {
   startRun(runId: string): Promise<RunPlan | { endedAs: RunStatus }>;
   beginRun(runId: string): Promise<RunStart>;
   /** With `announcesInline`, returns the announcement of the status it wrote, when someone listens. */
-  transition(runId: string, patch: TransitionPatch, opts?: StatusWriteOptions): Promise<AnnouncedRun | null | void>;
+  transition(runId: string, patch: TransitionPatch, opts?: StatusWriteOptions): Promise<AnnouncedRun | null>;
   recordStep(
     runId: string,
     index: number,
@@ -70,7 +70,7 @@ export interface RunActivities {
   useTool(runId: string, index: number, at: number, callId: string): Promise<void>;
   recordAnswer(runId: string, index: number, at: number, callId: string, given: InputPayload): Promise<void>;
   /** With `announcesInline`, returns the announcement of the status it wrote, when someone listens. */
-  finishRun(runId: string, patch: TransitionPatch, opts?: StatusWriteOptions): Promise<AnnouncedRun | null | void>;
+  finishRun(runId: string, patch: TransitionPatch, opts?: StatusWriteOptions): Promise<AnnouncedRun | null>;
 }
 
 /**

@@ -140,8 +140,7 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     state.status = patch.status;
     if (patch.pendingAction !== undefined) state.pendingAction = patch.pendingAction;
     shown.changed(patch.status);
-    if (announcesInline) announcements.deliver(await store.transition(runId, patch, { announcesInline }));
-    else await store.transition(runId, patch);
+    announcements.deliver(await store.transition(runId, patch, { announcesInline }));
   }
 
   /**
@@ -304,8 +303,7 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     state.pendingAction = null;
     shown.changed(final.status);
     shown.waiting();
-    if (announcesInline) announcements.deliver(await store.finishRun(runId, final, { announcesInline }));
-    else await store.finishRun(runId, final);
+    announcements.deliver(await store.finishRun(runId, final, { announcesInline }));
     await announcements.ended();
     await condition(allHandlersFinished);
   });

@@ -135,8 +135,11 @@ export async function deliverAnnouncement(
 export function ownAnnouncements() {
   const pending: Array<Promise<unknown>> = [];
   return {
-    /** Delivers what a status write returned: its announcement, when someone listens. */
-    deliver(announced: AnnouncedRun | null | void): void {
+    /**
+     * Delivers what a status write returned: its announcement, when someone listens (null otherwise, and
+     * always for a child run or a history recorded before, whose write starts a fan-out workflow itself).
+     */
+    deliver(announced: AnnouncedRun | null | undefined): void {
       if (!announced) return;
       const queue = webhookTaskQueue(workflowInfo().taskQueue);
       pending.push(CancellationScope.nonCancellable(() => deliverAnnouncement(announced, queue)));

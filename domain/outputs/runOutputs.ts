@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { OutputConnection } from '../../db/entities/OutputConnection';
 import { Run } from '../../db/entities/Run';
 import type { AnnouncedRun } from '../../workflows/activityTypes';
-import { webhookTaskQueue } from '../webhooks/dispatch';
+import { webhookTaskQueue } from '../../workflows/taskQueues';
 import { recordOutputDelivery } from './delivery';
 import { findVersionDefinition } from '../agents/versionCache';
 

@@ -4,7 +4,8 @@ import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
 import { errors } from '../errors';
 import { findPage } from '../pagination';
-import { deliveryWorkflowId, webhookTaskQueue } from './dispatch';
+import { deliveryWorkflowId } from './dispatch';
+import { webhookTaskQueue } from '../../workflows/taskQueues';
 import { serializeDelivery, type DeliveryView } from './presenters';
 import { findSubscription } from './subscriptions';
 

@@ -31,8 +31,6 @@ export function announcedRun(run: AnnouncedRun): AnnouncedRun {
 
 export const deliveryWorkflowId = (deliveryId: string, round: number) => `webhook-${deliveryId}-${round}`;
 
-export { webhookTaskQueue };
-
 /**
  * Announces a status change from the run's own path at a cost that does not grow with the number
  * of subscribers: one indexed look-up and, only when someone listens, one workflow start. The fan-out

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { sendOutput } from '../../domain/outputs/delivery';
-import { webhookTaskQueue } from '../../domain/webhooks/dispatch';
+import { webhookTaskQueue } from '../../workflows/taskQueues';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, signUp, type Account } from '../helpers/factories';
 import { startReceiver, sleep } from '../helpers/receiver';

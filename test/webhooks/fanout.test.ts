@@ -19,19 +19,27 @@ describe('webhook fan-out', () => {
   }, 120_000);
   afterAll(() => stop?.());
 
-  it('runs in the run workflow on the webhook queue, retrying the recording without an attempt limit, backing off to every 30 s', async () => {
+  /** A workspace on the scale plan with a key, a receiver and a subscription of it to `run.succeeded`. */
+  const subscribedWorkspace = async () => {
     const owner = await signUp(h);
     await setPlan(h, owner.workspaceId, 'scale');
-    const auth = bearer(await createKey(h, owner, ['webhooks:manage', 'runs:write', 'agents:write']));
-    const echo = await createAgent(h, auth, { presetId: 'general-assistant' });
+    const auth = bearer(
+      await createKey(h, owner, ['webhooks:manage', 'runs:read', 'runs:write', 'agents:read', 'agents:write']),
+    );
     const rx = await startReceiver();
+    const res = await h.request('/v1/webhooks', {
+      method: 'POST',
+      headers: auth,
+      json: { url: rx.url, events: ['run.succeeded'], secret: 'whsec-0123456789abcdef' },
+    });
+    expect(res.status).toBe(201);
+    return { auth, rx };
+  };
+
+  it('runs in the run workflow on the webhook queue, retrying the recording without an attempt limit, backing off to every 30 s', async () => {
+    const { auth, rx } = await subscribedWorkspace();
     try {
-      const res = await h.request('/v1/webhooks', {
-        method: 'POST',
-        headers: auth,
-        json: { url: rx.url, events: ['run.succeeded'], secret: 'whsec-0123456789abcdef' },
-      });
-      expect(res.status).toBe(201);
+      const echo = await createAgent(h, auth, { presetId: 'general-assistant' });
       const run = await createRun(h, auth, { agentId: echo.id, input: {} });
       await until(() => rx.received.length === 1, 20_000, 'the run.succeeded delivery');
 
@@ -57,20 +65,9 @@ describe('webhook fan-out', () => {
   }, 60_000);
 
   it("announces a child run (a conversation's turn) through a fan-out workflow: its parent waits for its close", async () => {
-    const owner = await signUp(h);
-    await setPlan(h, owner.workspaceId, 'scale');
-    const auth = bearer(
-      await createKey(h, owner, ['webhooks:manage', 'runs:read', 'runs:write', 'agents:read', 'agents:write']),
-    );
-    const agent = await createAgent(h, auth, {});
-    const rx = await startReceiver();
+    const { auth, rx } = await subscribedWorkspace();
     try {
-      const sub = await h.request('/v1/webhooks', {
-        method: 'POST',
-        headers: auth,
-        json: { url: rx.url, events: ['run.succeeded'], secret: 'whsec-0123456789abcdef' },
-      });
-      expect(sub.status).toBe(201);
+      const agent = await createAgent(h, auth, {});
       const session = await h.request('/v1/tutor/sessions', {
         method: 'POST',
         headers: auth,
