@@ -4,6 +4,7 @@ import type { Orm } from '../db/orm';
 import { attemptDelivery, failDelivery, type DeliveryOptions } from '../domain/webhooks/delivery';
 import { recordRunTargets } from '../domain/webhooks/dispatch';
 import { Limiter, makeFirstAttempts, type FirstAttempts } from '../domain/webhooks/firstAttempts';
+import { CheckedConnections } from '../platform/net/safeHttp';
 import { claimDeliverySlot } from '../domain/webhooks/slots';
 import type { AnnouncedRun, WebhookActivities } from '../workflows/activityTypes';
 
@@ -29,8 +30,11 @@ export const WebhookFailure = {
 export function createWebhookActivities(
   deps: { orm: Orm; workspaceSlots: number; concurrency: number } & DeliveryOptions,
 ) {
-  const { orm, workspaceSlots, concurrency, ...opts } = deps;
+  const { orm, workspaceSlots, concurrency, ...guard } = deps;
   const firstAttempts = new Limiter(Math.max(1, concurrency));
+  // Every attempt of this process reuses idle connections to its receivers (a fan-out's to one, and the
+  // next fan-out's), each request still checked on its own; an idle one closes after 2 s.
+  const opts: DeliveryOptions = { ...guard, connections: new CheckedConnections({ idleMs: 2_000 }) };
   return {
     async fanOutFirstAttempts(run: AnnouncedRun): Promise<FirstAttempts> {
       // only the deliveries still pending: those done in an earlier try count in no outcome

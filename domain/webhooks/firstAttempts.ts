@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CheckedConnections } from '../../platform/net/safeHttp';
 import { AttemptLog } from './attemptLog';
 import { postAttempt, type DeliveryOptions } from './delivery';
 import { claimDeliverySlots } from './slots';
@@ -58,7 +57,8 @@ async function loadTargets(em: EntityManager, deliveryIds: string[]): Promise<Ma
  * Temporal (docs/api/webhooks.md, "How it runs"). Each is the attempt `deliverWebhook` makes (the URL
  * checked again, signed, no redirect, 10 s, logged as attempt 1), under one of its workspace's slots:
  * at most `workspaceSlots` in flight (other fan-outs of the workspace count too), and never more than
- * `limiter` allows across the process.
+ * `limiter` allows across the process. They send over `connections`, the process's keep-alive
+ * connections to checked addresses (safeHttp.ts), when given.
  *
  * The slots work as a pool: the fan-out claims as many as it can use in one transaction; a delivery
  * that succeeds passes its slot straight to the next one waiting, without a statement in between (the
@@ -78,10 +78,7 @@ export async function makeFirstAttempts(
   deliveries: string[] | DeliveryTarget[],
   deps: { workspaceSlots: number; limiter: Limiter; progress: () => void } & DeliveryOptions,
 ): Promise<FirstAttempts> {
-  const { workspaceSlots, limiter, progress, ...rest } = deps;
-  // the attempts of one fan-out reuse their connections to a receiver, closed when the fan-out ends
-  const connections = new CheckedConnections();
-  const opts = { ...rest, connections };
+  const { workspaceSlots, limiter, progress, ...opts } = deps;
   const outcome = new Map<string, FirstOutcome>();
   let wake = () => undefined as void;
   const log = new AttemptLog(() => wake());
@@ -178,7 +175,6 @@ export async function makeFirstAttempts(
     // a database failure fails the activity only once every attempt in flight has ended and is logged
     // if the database allows, so its retry finds them in the log instead of sending them again as attempt 1
     await Promise.all(holders);
-    connections.close();
     if (errors.length > 0) await log.flush(em).catch(() => undefined);
   }
   if (errors.length > 0) throw errors[0];

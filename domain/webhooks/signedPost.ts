@@ -10,7 +10,7 @@ export interface DeliveryOptions {
   allowPrivate: boolean;
   /** SVC_DNS_SERVERS: how the guard looks names up (default the system resolver). */
   resolver?: Resolver;
-  /** The fan-out's keep-alive connections (firstAttempts.ts); absent, every attempt opens its own. */
+  /** The process's keep-alive connections to checked addresses (safeHttp.ts); absent, every attempt opens its own. */
   connections?: CheckedConnections;
 }
 

@@ -26,8 +26,8 @@ export interface SafeRequestInit {
   /** Test hook. The default is a fresh agent per call, so no pooled socket outlives the check it was made for. */
   agent?: http.Agent;
   /**
-   * Keep-alive connections shared by a short batch of requests (one webhook fan-out): a request reuses an
-   * idle connection only to an address checked for this very request (see {@link CheckedConnections}).
+   * Keep-alive connections shared by requests to the same receivers (webhook deliveries): a request reuses
+   * an idle connection only to an address checked for this very request (see {@link CheckedConnections}).
    */
   connections?: CheckedConnections;
   /** Aborts the request at any point (a cancelled run): it rejects with the signal's reason. */
@@ -44,35 +44,66 @@ export interface SafeResponse {
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
- * Keep-alive connections for a batch of requests that ends soon: one webhook fan-out sends up to a hundred
- * requests, often to a few receivers, and a new connection per request costs both sides more CPU than the
- * request itself. Every request is still checked on its own (resolvePublicUrl); it reuses an idle
- * connection only when that connection was opened to exactly the addresses this request's check returned
- * (one agent per origin and checked address set), so a changed DNS answer gets a new connection to the
- * newly checked address. `close()` ends them all when the batch is done: no socket outlives its batch.
+ * Keep-alive connections to checked addresses, shared by the requests of one process that go to the same
+ * receivers: a webhook fan-out sends up to a hundred requests, often to a few receivers, and the next
+ * fan-out goes to the same ones; a new connection (a TLS handshake, for https) per request or per fan-out
+ * costs both sides more CPU than the request itself. Every request is still checked on its own
+ * (resolvePublicUrl); it reuses an idle connection only when that connection was opened to exactly the
+ * addresses this request's check returned (one agent per origin and checked address set), so a changed
+ * DNS answer gets a new connection to the newly checked address. An idle connection is closed after
+ * `idleMs` (below the 5 s most servers keep one open, so a receiver rarely closes one just as it is
+ * reused), and an agent with nothing open is dropped; `close()` ends them all at once.
  */
 export class CheckedConnections {
-  private readonly agents = new Map<string, http.Agent>();
+  private readonly agents = new Map<string, { agent: http.Agent; usedAt: number }>();
   private closed = false;
+  private sweptAt = Date.now();
+
+  constructor(private readonly opts: { idleMs: number } = { idleMs: 2_000 }) {}
 
   /** The agent for `url` pinned to `addresses`; null once closed (the request then gets a connection of its own). */
   agentFor(url: URL, addresses: ReadonlyArray<ResolvedAddress>): http.Agent | null {
     if (this.closed) return null;
+    const now = Date.now();
+    if (now - this.sweptAt >= this.opts.idleMs) this.sweep(now);
     const key = `${url.protocol}//${url.host} ${addresses.map((a) => a.address).join(' ')}`;
-    let agent = this.agents.get(key);
-    if (!agent) {
-      const options = { keepAlive: true, scheduling: 'lifo' as const };
-      agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
-      this.agents.set(key, agent);
+    let entry = this.agents.get(key);
+    if (!entry) {
+      // `timeout` closes a connection once it has been idle that long (Node's agent destroys only free
+      // sockets on it; a request in flight keeps its own budget); Node shortens it to a receiver's
+      // `Keep-Alive: timeout` hint when that is lower
+      const options = { keepAlive: true, scheduling: 'lifo' as const, timeout: this.opts.idleMs };
+      entry = { agent: url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options), usedAt: now };
+      this.agents.set(key, entry);
     }
-    return agent;
+    entry.usedAt = now;
+    return entry.agent;
+  }
+
+  /** How many agents are kept (one per origin and checked address set still in use). */
+  get size(): number {
+    return this.agents.size;
   }
 
   /** Closes every connection, idle or not; later requests open their own. */
   close(): void {
     this.closed = true;
-    for (const agent of this.agents.values()) agent.destroy();
+    for (const { agent } of this.agents.values()) agent.destroy();
     this.agents.clear();
+  }
+
+  /**
+   * Drops the agents unused for longer than a connection stays idle and with no request in flight (a
+   * hanging receiver's attempt keeps its agent): their idle connections are closed by then.
+   */
+  private sweep(now: number): void {
+    this.sweptAt = now;
+    for (const [key, { agent, usedAt }] of this.agents) {
+      if (now - usedAt < 2 * this.opts.idleMs) continue;
+      if (Object.keys(agent.sockets).length > 0 || Object.keys(agent.requests).length > 0) continue;
+      agent.destroy();
+      this.agents.delete(key);
+    }
   }
 }
 

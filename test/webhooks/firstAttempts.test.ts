@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { recordRunDeliveries, recordRunTargets } from '../../domain/webhooks/dispatch';
 import { Limiter, makeFirstAttempts } from '../../domain/webhooks/firstAttempts';
+import { CheckedConnections } from '../../platform/net/safeHttp';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { sleep, startReceiver, until } from '../helpers/receiver';
@@ -147,8 +148,9 @@ describe('webhook first attempts in the fan-out', () => {
       await rx.close();
     }
   });
-  it('passes slots (and their connections) from delivery to delivery, never more than the workspace slots', async () => {
+  it('passes slots (and their connections) from delivery to delivery, never more than the workspace slots, and the next fan-out reuses them', async () => {
     const { rx, most, connections } = await overlappingReceiver(5);
+    const pool = new CheckedConnections();
     const conn = h.orm.em.getConnection();
     let mostHeld = 0;
     let watching = true;
@@ -165,7 +167,13 @@ describe('webhook first attempts in the fan-out', () => {
       for (let i = 0; i < 60; i++) await subscribe(`${rx.url}?n=${i}`);
       const run = handAnnounced();
       const ids = await recordRunDeliveries(h.orm.em.fork(), run);
-      const deps = { workspaceSlots: 7, limiter: new Limiter(50), progress: () => undefined, allowPrivate: true };
+      const deps = {
+        workspaceSlots: 7,
+        limiter: new Limiter(50),
+        progress: () => undefined,
+        allowPrivate: true,
+        connections: pool,
+      };
       const first = await makeFirstAttempts(h.orm.em.fork(), workspaceId, ids, deps);
       watching = false;
       await watch;
@@ -183,9 +191,21 @@ describe('webhook first attempts in the fan-out', () => {
       );
       expect(rows).toHaveLength(60);
       expect(rows.every((r) => r.status === 'succeeded' && Number(r.attempts) === 1 && !r.held)).toBe(true);
+      // the next announcement's fan-out sends over the connections the last one left open
+      const opened = connections();
+      const next = await makeFirstAttempts(
+        h.orm.em.fork(),
+        workspaceId,
+        await recordRunDeliveries(h.orm.em.fork(), handAnnounced()),
+        deps,
+      );
+      expect(next).toEqual({ succeeded: 60, gone: 0, retry: [], queued: [] });
+      expect(rx.received).toHaveLength(120);
+      expect(connections()).toBe(opened);
     } finally {
       watching = false;
       await watch;
+      pool.close();
       await rx.close();
     }
   }, 60_000);

@@ -10,6 +10,8 @@ interface Receiver {
   port: number;
   url: string;
   connections: number;
+  /** Connections open at the receiver right now. */
+  open(): number;
   requests: Array<{ method?: string; url?: string; headers: http.IncomingHttpHeaders; body: Buffer }>;
   close(): Promise<void>;
 }
@@ -37,6 +39,7 @@ async function receiver(handler: (req: http.IncomingMessage, res: http.ServerRes
     port,
     url: `http://127.0.0.1:${port}`,
     connections: 0,
+    open: () => sockets.size,
     requests: [],
     close: () => {
       for (const s of sockets) s.destroy();
@@ -209,6 +212,31 @@ describe('safeRequest against a real receiver (allowPrivate)', () => {
     await get();
     expect(rx.requests).toHaveLength(4);
     expect(rx.connections).toBe(3);
+  });
+
+  it('closes a CheckedConnections connection once it has been idle for idleMs, and drops its agent later', async () => {
+    const rx = await receiver((_req, res) => res.end('ok'));
+    const connections = new CheckedConnections({ idleMs: 200 });
+    const get = () => safeRequest(`${rx.url}/`, { method: 'GET', timeoutMs: 2000, allowPrivate: true, connections });
+    try {
+      await get();
+      await get();
+      expect(rx.connections).toBe(1);
+      expect(rx.open()).toBe(1);
+      // idle past idleMs: the connection is closed by us, and the next request opens a new one
+      await new Promise((r) => setTimeout(r, 500));
+      expect(rx.open()).toBe(0);
+      await get();
+      expect(rx.connections).toBe(2);
+      expect(connections.size).toBe(1);
+      // an agent unused for twice idleMs is dropped when the next request comes, to another origin
+      await new Promise((r) => setTimeout(r, 500));
+      const other = await receiver((_req, res) => res.end('ok'));
+      await safeRequest(`${other.url}/`, { method: 'GET', timeoutMs: 2000, allowPrivate: true, connections });
+      expect(connections.size).toBe(1);
+    } finally {
+      connections.close();
+    }
   });
 
   it('sends once more on a connection of its own when a reused one is closed before the answer', async () => {
