@@ -1,6 +1,9 @@
-import { measureHttp } from '../lib/load';
+import { measureHttpInTurns } from '../lib/load';
 import { COMPARISON_HEADERS, comparisonRows, ratio, table } from '../lib/stats';
 import type { BenchContext, CaseResult } from '../lib/context';
+
+/** The rounds in which the service and its two baselines take turns, `ctx.seconds` in all for each. */
+const ROUNDS = 5;
 
 /**
  * Case 1: `POST /v1/runs` against starting the same workflow with the Temporal client (the bare
@@ -12,34 +15,24 @@ import type { BenchContext, CaseResult } from '../lib/context';
 export async function createCase(ctx: BenchContext): Promise<CaseResult> {
   const body = JSON.stringify({ agentId: ctx.echoAgentId, input: { text: 'hello' } });
   await ctx.pool.ensure(4000 * (ctx.seconds + ctx.warmupSeconds));
-  const service = await measureHttp({
-    url: `${ctx.admissionUrl}/v1/runs`,
-    method: 'POST',
-    body,
-    perRequestHeaders: () => ({ authorization: ctx.pool.next() }),
-    connections: ctx.connections,
-    seconds: ctx.seconds,
-    warmupSeconds: ctx.warmupSeconds,
-  });
-  const baseline = await measureHttp({
-    url: `${ctx.baselineUrl}/start`,
-    method: 'POST',
-    body,
-    connections: ctx.connections,
-    seconds: ctx.seconds,
-    warmupSeconds: ctx.warmupSeconds,
-  });
-  // The second baseline: the work a create cannot avoid (one durable commit of the run, then the start).
-  const durable = await measureHttp({
-    url: `${ctx.baselineUrl}/start-durable`,
-    method: 'POST',
-    body,
-    connections: ctx.connections,
-    seconds: ctx.seconds,
-    warmupSeconds: ctx.warmupSeconds,
-  });
+  const shared = { method: 'POST' as const, body, connections: ctx.connections, seconds: ctx.seconds };
+  // Taken in turns, so the service and its baselines share the machine's slow and fast stretches.
+  const [service, baseline, durable] = await measureHttpInTurns(
+    [
+      {
+        ...shared,
+        url: `${ctx.admissionUrl}/v1/runs`,
+        perRequestHeaders: () => ({ authorization: ctx.pool.next() }),
+        warmupSeconds: ctx.warmupSeconds,
+      },
+      { ...shared, url: `${ctx.baselineUrl}/start`, warmupSeconds: ctx.warmupSeconds },
+      // The second baseline: the work a create cannot avoid (one durable commit of the run, then the start).
+      { ...shared, url: `${ctx.baselineUrl}/start-durable`, warmupSeconds: ctx.warmupSeconds },
+    ],
+    ROUNDS,
+  );
   const markdown = [
-    `### 1. Create-run throughput and latency (${ctx.connections} connections, ${ctx.seconds} s each)`,
+    `### 1. Create-run throughput and latency (${ctx.connections} connections, ${ctx.seconds} s each, in ${ROUNDS} rounds taken in turns)`,
     '',
     'service = `POST /v1/runs` with an API key; baseline = bare Koa route → `client.workflow.start` of the same workflow.',
     '',

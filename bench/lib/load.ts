@@ -20,7 +20,15 @@ export interface HttpResult extends Summary {
   statuses: Record<string, number>;
 }
 
-function fire(load: HttpLoad, seconds: number): Promise<HttpResult> {
+/** One measured stretch: every 2xx response time, how long it ran, the other answers. */
+interface Fired {
+  latencies: number[];
+  seconds: number;
+  errors: number;
+  statuses: Record<string, number>;
+}
+
+function fire(load: HttpLoad, seconds: number): Promise<Fired> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   return new Promise((resolve, reject) => {
@@ -48,10 +56,13 @@ function fire(load: HttpLoad, seconds: number): Promise<HttpResult> {
       },
       (err, result) => {
         if (err) return reject(err);
-        const errors = result.errors + result.timeouts + result.non2xx;
         // autocannon reports 2.5/97.5 percentiles, not 95: keep every 2xx response time ourselves.
-        const summary = summarize(latencies, result.duration, errors);
-        resolve({ ...summary, rps: latencies.length / result.duration, statuses });
+        resolve({
+          latencies,
+          seconds: result.duration,
+          errors: result.errors + result.timeouts + result.non2xx,
+          statuses,
+        });
       },
     );
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
@@ -68,7 +79,39 @@ function fire(load: HttpLoad, seconds: number): Promise<HttpResult> {
  */
 export async function measureHttp(load: HttpLoad): Promise<HttpResult> {
   if (load.warmupSeconds) await fire(load, load.warmupSeconds);
-  return fire(load, load.seconds);
+  return result([await fire(load, load.seconds)]);
+}
+
+/**
+ * measureHttp for several request shapes compared with one another, taken in turns instead of one after
+ * the other: each warms up, then `rounds` rounds give each shape `seconds / rounds` in turn (the order
+ * rotating every round), and each shape's stretches are added up. On a machine whose speed drifts over
+ * tens of seconds (a shared VM), a shape measured whole after another would get a different machine;
+ * taken in turns, every shape gets the same mix of fast and slow stretches.
+ */
+export async function measureHttpInTurns(loads: HttpLoad[], rounds: number): Promise<HttpResult[]> {
+  for (const load of loads) if (load.warmupSeconds) await fire(load, load.warmupSeconds);
+  const stretches: Fired[][] = loads.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < loads.length; k++) {
+      const i = (round + k) % loads.length;
+      stretches[i].push(await fire(loads[i], loads[i].seconds / rounds));
+    }
+  }
+  return stretches.map(result);
+}
+
+function result(stretches: Fired[]): HttpResult {
+  const latencies = stretches.flatMap((s) => s.latencies);
+  const seconds = stretches.reduce((sum, s) => sum + s.seconds, 0);
+  const statuses: Record<string, number> = {};
+  for (const s of stretches) for (const [k, n] of Object.entries(s.statuses)) statuses[k] = (statuses[k] ?? 0) + n;
+  const summary = summarize(
+    latencies,
+    seconds,
+    stretches.reduce((sum, s) => sum + s.errors, 0),
+  );
+  return { ...summary, rps: latencies.length / seconds, statuses };
 }
 
 export interface LoopOptions {
