@@ -82,25 +82,35 @@ export async function webhooksCase(ctx: BenchContext): Promise<CaseResult> {
   }
 }
 
-/** BENCH_WARMUP_SECONDS of runs, one at a time, each announced to 100 subscribers (at least 3 runs). */
-async function warmUp(ctx: BenchContext, receivers: Receivers): Promise<void> {
+/**
+ * A workspace of the case's own with `keys` API keys and an echo agent: `subscribe(n)` subscribes
+ * receiver n to `run.succeeded`, `startRun(text)` creates a run (its 201 body).
+ */
+async function account(ctx: BenchContext, receivers: Receivers, keys: number) {
   const ws = await createWorkspace(ctx.apiUrl, ctx.orm);
   const pool = new KeyPool(ctx.orm, ws.id);
-  await pool.ensure(200);
+  await pool.ensure(keys);
   const auth = () => ({ authorization: pool.next() });
   const agentId = await createAgent(ctx.apiUrl, pool.next());
-  for (let n = 0; n < 100; n++) {
-    await expectStatus(201, `${ctx.apiUrl}/v1/webhooks`, {
-      headers: auth(),
-      json: { url: receivers.url(n), events: ['run.succeeded'], secret: 'bench-secret-0123456789' },
-    });
-  }
+  return {
+    auth,
+    subscribe: (n: number) =>
+      expectStatus(201, `${ctx.apiUrl}/v1/webhooks`, {
+        headers: auth(),
+        json: { url: receivers.url(n), events: ['run.succeeded'], secret: 'bench-secret-0123456789' },
+      }),
+    startRun: (text: string) =>
+      expectStatus(201, `${ctx.apiUrl}/v1/runs`, { headers: auth(), json: { agentId, input: { text } } }),
+  };
+}
+
+/** BENCH_WARMUP_SECONDS of runs, one at a time, each announced to 100 subscribers (at least 3 runs). */
+async function warmUp(ctx: BenchContext, receivers: Receivers): Promise<void> {
+  const { auth, subscribe, startRun } = await account(ctx, receivers, 200);
+  for (let n = 0; n < 100; n++) await subscribe(n);
   const until = Date.now() + ctx.warmupSeconds * 1000;
   for (let i = 0; i < 3 || Date.now() < until; i++) {
-    const run = await expectStatus(201, `${ctx.apiUrl}/v1/runs`, {
-      headers: auth(),
-      json: { agentId, input: { text: 'warm-up' } },
-    });
+    const run = await startRun('warm-up');
     await waitForTerminal(ctx.apiUrl, run.id, auth());
     await untilEveryoneHas(receivers, run.id, 100);
     await ctx.client.workflow.getHandle(`run-${run.id}`).result();
@@ -108,29 +118,17 @@ async function warmUp(ctx: BenchContext, receivers: Receivers): Promise<void> {
 }
 
 async function measure(ctx: BenchContext, receivers: Receivers): Promise<CaseResult> {
-  const ws = await createWorkspace(ctx.apiUrl, ctx.orm);
-  const pool = new KeyPool(ctx.orm, ws.id);
-  await pool.ensure(1000);
-  const auth = () => ({ authorization: pool.next() });
-  const agentId = await createAgent(ctx.apiUrl, pool.next());
+  const { auth, subscribe, startRun } = await account(ctx, receivers, 1000);
   const results: LevelResult[] = [];
   let subscribed = 0;
   for (const level of LEVELS) {
-    for (; subscribed < level.subscribers; subscribed++) {
-      await expectStatus(201, `${ctx.apiUrl}/v1/webhooks`, {
-        headers: auth(),
-        json: { url: receivers.url(subscribed), events: ['run.succeeded'], secret: 'bench-secret-0123456789' },
-      });
-    }
+    for (; subscribed < level.subscribers; subscribed++) await subscribe(subscribed);
     const completion: number[] = [];
     const workflow: number[] = [];
     const delays: number[] = [];
     for (let i = 0; i < level.runs; i++) {
       const t0 = Date.now();
-      const run = await expectStatus(201, `${ctx.apiUrl}/v1/runs`, {
-        headers: auth(),
-        json: { agentId, input: { text: 'fan-out' } },
-      });
+      const run = await startRun('fan-out');
       const done = await waitForTerminal(ctx.apiUrl, run.id, auth());
       completion.push(Date.now() - t0);
       const changedAt = Date.parse(done.completedAt);
