@@ -77,6 +77,7 @@ export function createDeliveryActivities(deps: Pick<ActivityDeps, 'config' | 'or
       allowPrivate: deps.config.allowPrivateWebhooks,
       workspaceSlots: deps.config.webhookWorkspaceSlots,
       concurrency: deps.config.webhookConcurrency,
+      inlineFanOuts: deps.config.webhookInlineFanOuts,
       resolver: createResolver(deps.config.dnsServers),
     }),
     ...outputActivities(deps),

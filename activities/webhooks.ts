@@ -23,22 +23,46 @@ export const WebhookFailure = {
 
 /**
  * The activities of the webhook task queue: the fan-out with every first attempt, a workspace delivery
- * slot, one delivery attempt, and the mark of a delivery that failed. `workspaceSlots`:
- * SVC_WEBHOOK_WORKSPACE_SLOTS; `concurrency`: SVC_WEBHOOK_CONCURRENCY, which also bounds the first
- * attempts the fan-outs of this process make at once.
+ * slot, one delivery attempt, and the mark of a delivery that failed; and the fan-out as the runs
+ * worker's local activity (`fanOutFirstAttemptsHere`), sharing the process's limit and connections.
+ * `workspaceSlots`: SVC_WEBHOOK_WORKSPACE_SLOTS; `concurrency`: SVC_WEBHOOK_CONCURRENCY, which also bounds
+ * the first attempts the fan-outs of this process make at once; `inlineFanOuts`:
+ * SVC_WEBHOOK_INLINE_FANOUTS.
  */
 export function createWebhookActivities(
-  deps: { orm: Orm; workspaceSlots: number; concurrency: number } & DeliveryOptions,
+  deps: { orm: Orm; workspaceSlots: number; concurrency: number; inlineFanOuts: number } & DeliveryOptions,
 ) {
-  const { orm, workspaceSlots, concurrency, ...guard } = deps;
+  const { orm, workspaceSlots, concurrency, inlineFanOuts, ...guard } = deps;
   const firstAttempts = new Limiter(Math.max(1, concurrency));
   // Every attempt of this process reuses idle connections to its receivers (a fan-out's to one, and the
   // next fan-out's), each request still checked on its own; an idle one closes after 2 s.
   const opts: DeliveryOptions = { ...guard, connections: new CheckedConnections({ idleMs: 2_000 }) };
+  /** Records the deliveries of `run`'s announcement and makes their first attempts. */
+  const fanOut = async (run: AnnouncedRun, progress: () => void): Promise<FirstAttempts> => {
+    // only the deliveries still pending: those done in an earlier try count in no outcome
+    const targets = (await recordRunTargets(orm.em.fork(), run)).filter((t) => t.status === 'pending');
+    return makeFirstAttempts(orm.em.fork(), run.workspaceId, targets, {
+      ...opts,
+      workspaceSlots,
+      limiter: firstAttempts,
+      progress,
+    });
+  };
+  let inlineInUse = 0;
   return {
+    async fanOutFirstAttemptsHere(run: AnnouncedRun): Promise<FirstAttempts | null> {
+      // Past the limit the fan-out goes to the webhook queue's own slots: receivers that hang then hold
+      // no more of the runs worker's local-activity slots than this.
+      if (inlineInUse >= inlineFanOuts) return null;
+      inlineInUse++;
+      try {
+        return await fanOut(run, () => undefined);
+      } finally {
+        inlineInUse--;
+      }
+    },
+
     async fanOutFirstAttempts(run: AnnouncedRun): Promise<FirstAttempts> {
-      // only the deliveries still pending: those done in an earlier try count in no outcome
-      const targets = (await recordRunTargets(orm.em.fork(), run)).filter((t) => t.status === 'pending');
       const ctx = Context.current();
       // Alive while attempts hang or wait for the process's limit, not only as each one ends.
       const beat = setInterval(() => ctx.heartbeat(), 5_000);
@@ -51,12 +75,7 @@ export function createWebhookActivities(
         ctx.heartbeat();
       };
       try {
-        return await makeFirstAttempts(orm.em.fork(), run.workspaceId, targets, {
-          ...opts,
-          workspaceSlots,
-          limiter: firstAttempts,
-          progress,
-        });
+        return await fanOut(run, progress);
       } finally {
         clearInterval(beat);
       }
@@ -92,5 +111,8 @@ export function createWebhookActivities(
     async failDelivery(deliveryId: string): Promise<void> {
       await failDelivery(orm.em.fork(), deliveryId);
     },
-  } satisfies Pick<WebhookActivities, 'fanOutFirstAttempts' | 'claimDeliverySlot' | 'deliverWebhook' | 'failDelivery'>;
+  } satisfies Pick<
+    WebhookActivities,
+    'fanOutFirstAttempts' | 'fanOutFirstAttemptsHere' | 'claimDeliverySlot' | 'deliverWebhook' | 'failDelivery'
+  >;
 }

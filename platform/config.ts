@@ -82,6 +82,7 @@ const envSchema = z.object({
   SVC_RECOVERY_SWEEP_SECONDS: z.coerce.number().int().nonnegative().default(15),
   SVC_WEBHOOK_CONCURRENCY: intFrom(200),
   SVC_WEBHOOK_WORKSPACE_SLOTS: intFrom(25),
+  SVC_WEBHOOK_INLINE_FANOUTS: z.coerce.number().int().nonnegative().default(10),
   SVC_MAX_WEBHOOKS: intFrom(25),
   SVC_CONSOLE_DIR: z.string().optional(),
   NODE_ENV: z.string().optional(),
@@ -193,6 +194,13 @@ export interface Config {
    * an activity slot, so one workspace's hanging receivers cannot take every slot.
    */
   webhookWorkspaceSlots: number;
+  /**
+   * Fan-outs a worker process makes at once inside the workflow task of the run that announced them (a
+   * local activity); past that, or at 0, a fan-out is an activity on the webhook task queue. Each takes
+   * one of the runs worker's local-activity slots (100) while its first attempts last, so receivers that
+   * hang hold at most this many of them.
+   */
+  webhookInlineFanOuts: number;
   /** Live (not deleted) webhook subscriptions a workspace may hold; one more is 409 `conflict`. */
   maxWebhooks: number;
   /** The console's built files, served under `/console/` (docs/console.md). */
@@ -276,6 +284,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     recoverySweepSeconds: e.SVC_RECOVERY_SWEEP_SECONDS,
     webhookConcurrency: e.SVC_WEBHOOK_CONCURRENCY,
     webhookWorkspaceSlots: e.SVC_WEBHOOK_WORKSPACE_SLOTS,
+    webhookInlineFanOuts: e.SVC_WEBHOOK_INLINE_FANOUTS,
     maxWebhooks: e.SVC_MAX_WEBHOOKS,
     consoleDir: e.SVC_CONSOLE_DIR || path.resolve(process.cwd(), 'console/dist'),
     temporalUiUrl: e.SVC_TEMPORAL_UI_URL?.replace(/\/+$/, '') || undefined,

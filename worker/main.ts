@@ -45,6 +45,8 @@ export async function createWorker(
   connection: NativeConnection,
   opts: { workflowBundle?: { code: string }; temporal: Temporal },
 ): Promise<ServiceWorker> {
+  // One set for the process: the runs worker's inline fan-outs share the webhook queue's limit and connections.
+  const deliveries = createDeliveryActivities({ config, orm });
   const runs = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
@@ -53,13 +55,16 @@ export async function createWorker(
     ...(opts.workflowBundle
       ? { workflowBundle: opts.workflowBundle }
       : { workflowsPath: require.resolve('../workflows') }),
-    activities: runsQueueActivities(config, orm, opts.temporal),
+    activities: {
+      ...runsQueueActivities(config, orm, opts.temporal),
+      fanOutFirstAttemptsHere: deliveries.fanOutFirstAttemptsHere,
+    },
   });
   const webhooks = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: webhookTaskQueue(config.temporal.taskQueue),
-    activities: createDeliveryActivities({ config, orm }),
+    activities: deliveries,
     maxConcurrentActivityTaskExecutions: config.webhookConcurrency,
   });
   const workers = [runs, webhooks];

@@ -112,6 +112,11 @@ export interface WebhookActivities {
    * ones whose attempt 1 failed (`retry`) or that waited for a workspace slot (`queued`) are left.
    */
   fanOutFirstAttempts(run: AnnouncedRun): Promise<FirstAttempts>;
+  /**
+   * The same as a local activity of the run's worker: null, having done nothing, when every inline
+   * fan-out of the process is in use (SVC_WEBHOOK_INLINE_FANOUTS).
+   */
+  fanOutFirstAttemptsHere(run: AnnouncedRun): Promise<FirstAttempts | null>;
   /** Takes one of the workspace's delivery slots; throws at once, to be retried, while all are taken. */
   claimDeliverySlot(deliveryId: string): Promise<void>;
   /** One attempt, numbered `priorAttempts` + Temporal's attempt; throws to make Temporal retry. */

@@ -45,6 +45,15 @@ const RUN_PATHS_2026_11 = 'run-paths-2026-11';
  */
 const RUN_PATHS_2026_11_24 = 'run-paths-2026-11-24';
 
+/**
+ * Marks the histories that take every path above and make the first attempts of their own announcements
+ * in the workflow task that finished the run (`fanOutFirstAttemptsHere`, a local activity), when the
+ * worker has an inline fan-out to spare; otherwise, and in histories from before it, the fan-out is an
+ * activity on the webhook queue. A run that succeeds with a subscriber then closes in one workflow task,
+ * with no activity task on the way (bench/README.md, Soak).
+ */
+const RUN_PATHS_2026_11_25 = 'run-paths-2026-11-25';
+
 /** Which code paths a run takes, decided once at its start: a run in flight keeps its paths to the end. */
 export interface RunPaths {
   closesAsCancelled: boolean;
@@ -55,6 +64,8 @@ export interface RunPaths {
   announcesInline: boolean;
   /** SvcRunStatus is upserted where the run waits and when it finishes, not at every change. */
   statusAtWaits: boolean;
+  /** The fan-out's first attempts are tried as a local activity first. */
+  fanOutHere: boolean;
 }
 
 /**
@@ -64,8 +75,10 @@ export interface RunPaths {
  */
 export function runPaths(): RunPaths {
   const every = { closesAsCancelled: true, conversationInDb: true, storeLocal: true, inProcessTurnsLocal: true };
-  if (patched(RUN_PATHS_2026_11_24)) return { ...every, announcesInline: true, statusAtWaits: true };
-  if (patched(RUN_PATHS_2026_11)) return { ...every, announcesInline: false, statusAtWaits: false };
+  const inline = { ...every, announcesInline: true, statusAtWaits: true };
+  if (patched(RUN_PATHS_2026_11_25)) return { ...inline, fanOutHere: true };
+  if (patched(RUN_PATHS_2026_11_24)) return { ...inline, fanOutHere: false };
+  if (patched(RUN_PATHS_2026_11)) return { ...every, announcesInline: false, statusAtWaits: false, fanOutHere: false };
   return {
     closesAsCancelled: patched(TEMPORAL_CANCELLATION),
     conversationInDb: patched(CONVERSATION_IN_DB),
@@ -73,5 +86,6 @@ export function runPaths(): RunPaths {
     inProcessTurnsLocal: patched(IN_PROCESS_TURNS_LOCAL),
     announcesInline: false,
     statusAtWaits: false,
+    fanOutHere: false,
   };
 }

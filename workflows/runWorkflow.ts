@@ -303,7 +303,7 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     state.pendingAction = null;
     shown.changed(final.status);
     shown.waiting();
-    announcements.deliver(await store.finishRun(runId, final, { announcesInline }));
+    announcements.deliver(await store.finishRun(runId, final, { announcesInline }), paths.fanOutHere);
     await announcements.ended();
     await condition(allHandlersFinished);
   });

@@ -1,5 +1,12 @@
-import { CancellationScope, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import type { AnnouncedRun, WebhookActivities } from './activityTypes';
+import {
+  CancellationScope,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { AnnouncedRun, FirstAttempts, WebhookActivities } from './activityTypes';
 import { webhookTaskQueue } from './taskQueues';
 
 /**
@@ -107,16 +114,32 @@ function fanOutFirstAttempts(deliveryQueue: string) {
 }
 
 /**
+ * The same fan-out as a local activity, in the workflow task that scheduled it: no activity task through
+ * Temporal's queues, and no second workflow task for its result. One try: a worker with no inline
+ * fan-out to spare answers null at once, and a failure or a timeout hands the fan-out on just the same,
+ * to the activity above, which sends attempt 1 only to deliveries whose log holds none. 30 s covers one
+ * wave of attempts (SVC_MAX_WEBHOOKS ≤ SVC_WEBHOOK_WORKSPACE_SLOTS by default) at 10 s each.
+ */
+const { fanOutFirstAttemptsHere } = proxyLocalActivities<WebhookActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 1 },
+});
+
+/**
  * The deliveries of one announced status change: records them and makes every first attempt at once
- * (fanOutFirstAttempts); each delivery left then goes on as its own activities with their own retries, so
- * a slow receiver delays no other's attempts. Every activity runs on `deliveryQueue`.
+ * (fanOutFirstAttempts; `here`: tried as a local activity first); each delivery left then goes on as its
+ * own activities with their own retries, so a slow receiver delays no other's attempts. Every activity
+ * runs on `deliveryQueue`.
  */
 export async function deliverAnnouncement(
   run: AnnouncedRun,
   deliveryQueue: string,
+  here = false,
 ): Promise<{ succeeded: number; failed: number }> {
   const deliver = deliveryActivities(deliveryQueue);
-  const first = await fanOutFirstAttempts(deliveryQueue)(run);
+  let first: FirstAttempts | null = null;
+  if (here) first = await fanOutFirstAttemptsHere(run).catch(() => null);
+  first ??= await fanOutFirstAttempts(deliveryQueue)(run);
   const later = await Promise.all([
     ...first.retry.map((id) => deliver(id, true)),
     ...first.queued.map((id) => deliver(id)),
@@ -138,11 +161,14 @@ export function ownAnnouncements() {
     /**
      * Delivers what a status write returned: its announcement, when someone listens (null otherwise, and
      * always for a child run or a history recorded before, whose write starts a fan-out workflow itself).
+     * `here`: the first attempts are tried inside the workflow task (runPatches.ts, `fanOutHere`), which
+     * they hold until they end, so only for the announcement of the run's end: nothing the run still
+     * waits for (an answer's signal) may queue behind a receiver.
      */
-    deliver(announced: AnnouncedRun | null | undefined): void {
+    deliver(announced: AnnouncedRun | null | undefined, here = false): void {
       if (!announced) return;
       const queue = webhookTaskQueue(workflowInfo().taskQueue);
-      pending.push(CancellationScope.nonCancellable(() => deliverAnnouncement(announced, queue)));
+      pending.push(CancellationScope.nonCancellable(() => deliverAnnouncement(announced, queue, here)));
     },
     ended: () => Promise.all(pending),
   };

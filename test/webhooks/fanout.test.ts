@@ -7,9 +7,16 @@ import { startRunStack } from '../helpers/worker';
 import { runWorkflowId } from '../../workflows/messages';
 import { webhookTaskQueue } from '../../workflows/taskQueues';
 
-// The fan-out records the deliveries of an announced status change (and makes their first attempts); that bookkeeping must outlast a long
-// database outage, so its retry policy (as Temporal UI shows it on the activity) has no attempt limit. A run makes its announcements'
-// deliveries in its own workflow, on the webhook task queue: no second workflow per announcement.
+// The fan-out records the deliveries of an announced status change (and makes their first attempts). A run makes its announcements'
+// deliveries in its own workflow: no second workflow per announcement; the announcement of its end inside its last workflow task. A
+// fan-out on the webhook queue must outlast a long database outage, so its retry policy (as Temporal UI shows it) has no attempt limit.
+/** Every event of the run's closed workflow (it closes once its deliveries have ended). */
+async function closedHistory(h: Harness, runId: string) {
+  const handle = h.temporal.client.workflow.getHandle(runWorkflowId(runId));
+  await handle.result();
+  return (await handle.fetchHistory()).events ?? [];
+}
+
 describe('webhook fan-out', () => {
   let h: Harness;
   let stop: () => Promise<void>;
@@ -33,28 +40,36 @@ describe('webhook fan-out', () => {
       json: { url: rx.url, events: ['run.succeeded'], secret: 'whsec-0123456789abcdef' },
     });
     expect(res.status).toBe(201);
-    return { auth, rx };
+    const { id: webhookId } = (await res.json()) as { id: string };
+    return { auth, rx, webhookId };
   };
 
-  it('runs in the run workflow on the webhook queue, retrying the recording without an attempt limit, backing off to every 30 s', async () => {
-    const { auth, rx } = await subscribedWorkspace();
+  it("makes the run's last announcement inside its last workflow task: no activity task, no fan-out workflow", async () => {
+    const { auth, rx, webhookId } = await subscribedWorkspace();
     try {
       const echo = await createAgent(h, auth, { presetId: 'general-assistant' });
       const run = await createRun(h, auth, { agentId: echo.id, input: {} });
       await until(() => rx.received.length === 1, 20_000, 'the run.succeeded delivery');
+      expect(JSON.parse(rx.received[0].raw.toString())).toMatchObject({ type: 'run.succeeded', run: { id: run.id } });
 
-      const handle = h.temporal.client.workflow.getHandle(runWorkflowId(run.id));
-      // The workflow closes once its deliveries have ended.
-      await handle.result();
-      const history = await handle.fetchHistory();
-      const scheduled = (history.events ?? [])
-        .map((e) => e.activityTaskScheduledEventAttributes)
-        .find((a) => a?.activityType?.name === 'fanOutFirstAttempts');
-      expect(scheduled).toBeDefined();
-      expect(scheduled!.taskQueue?.name).toBe(webhookTaskQueue(h.config.temporal.taskQueue));
-      // 0 is "unlimited" in Temporal's retry policy.
-      expect(scheduled!.retryPolicy?.maximumAttempts ?? 0).toBe(0);
-      expect(Number(scheduled!.retryPolicy?.maximumInterval?.seconds?.toString())).toBe(30);
+      const events = await closedHistory(h, run.id);
+      // the whole run, its announcement's attempt included, in the one workflow task that started it
+      expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).toEqual([]);
+      expect(events.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
+      expect(events.at(-1)?.workflowExecutionCompletedEventAttributes).toBeTruthy();
+
+      // logged as any first attempt
+      const log = await h.request(`/v1/webhooks/${webhookId}/deliveries`, { headers: auth });
+      const { deliveries } = (await log.json()) as {
+        deliveries: Array<{ runId: string; status: string; attempts: unknown[] }>;
+      };
+      expect(deliveries).toEqual([
+        expect.objectContaining({
+          runId: run.id,
+          status: 'succeeded',
+          attempts: [expect.objectContaining({ statusCode: 200 })],
+        }),
+      ]);
 
       // No fan-out workflow of its own for the run's announcement (the id the announcer would give it).
       const fanout = h.temporal.client.workflow.getHandle(`webhook-fanout-${run.id}-run.succeeded-final`);
@@ -90,6 +105,66 @@ describe('webhook fan-out', () => {
       expect(names).not.toContain('fanOutFirstAttempts');
     } finally {
       await rx.close();
+    }
+  }, 60_000);
+});
+
+// A worker makes at most SVC_WEBHOOK_INLINE_FANOUTS fan-outs inside workflow tasks at once (here 1): past that a
+// run's fan-out goes to the webhook queue as an activity of its own, so receivers that hang hold no more of the
+// runs worker's local-activity slots, and another workspace's delivery does not wait for them.
+describe('webhook fan-out with no inline fan-out to spare', () => {
+  let h: Harness;
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ h, stop } = await startRunStack({ allowPrivateWebhooks: true, webhookInlineFanOuts: 1 }));
+  }, 120_000);
+  afterAll(() => stop?.());
+
+  const subscribe = async (respond?: Parameters<typeof startReceiver>[0]) => {
+    const owner = await signUp(h);
+    await setPlan(h, owner.workspaceId, 'scale');
+    const auth = bearer(
+      await createKey(h, owner, ['webhooks:manage', 'runs:read', 'runs:write', 'agents:read', 'agents:write']),
+    );
+    const rx = await startReceiver(respond);
+    const res = await h.request('/v1/webhooks', {
+      method: 'POST',
+      headers: auth,
+      json: { url: rx.url, events: ['run.succeeded'], secret: 'whsec-0123456789abcdef' },
+    });
+    expect(res.status).toBe(201);
+    const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
+    return { auth, rx, agent };
+  };
+
+  it('hands the fan-out to the webhook queue, retrying the recording without an attempt limit, backing off to every 30 s', async () => {
+    // the first workspace's receiver hangs on its attempt until the end of the test
+    const hanging: Array<() => void> = [];
+    const slow = await subscribe((_n, _req, res) => hanging.push(() => res.end()));
+    const fast = await subscribe();
+    try {
+      await createRun(h, slow.auth, { agentId: slow.agent.id, input: {} });
+      await until(() => slow.rx.received.length === 1, 20_000, 'the hanging attempt');
+
+      const run = await createRun(h, fast.auth, { agentId: fast.agent.id, input: {} });
+      await until(() => fast.rx.received.length === 1, 20_000, 'the run.succeeded delivery');
+      // delivered while the other fan-out still holds the only inline one
+      expect(hanging).toHaveLength(1);
+
+      const events = await closedHistory(h, run.id);
+      const scheduled = events
+        .map((e) => e.activityTaskScheduledEventAttributes)
+        .find((a) => a?.activityType?.name === 'fanOutFirstAttempts');
+      expect(scheduled).toBeDefined();
+      expect(scheduled!.taskQueue?.name).toBe(webhookTaskQueue(h.config.temporal.taskQueue));
+      // 0 is "unlimited" in Temporal's retry policy.
+      expect(scheduled!.retryPolicy?.maximumAttempts ?? 0).toBe(0);
+      expect(Number(scheduled!.retryPolicy?.maximumInterval?.seconds?.toString())).toBe(30);
+    } finally {
+      for (const end of hanging) end();
+      await slow.rx.close();
+      await fast.rx.close();
     }
   }, 60_000);
 });
