@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
 import type { Orm } from '../db/orm';
 import { attemptDelivery, failDelivery, type DeliveryOptions } from '../domain/webhooks/delivery';
-import { recordRunTargets } from '../domain/webhooks/dispatch';
+import { recordRunTargets, type DeliveryTarget } from '../domain/webhooks/dispatch';
 import { Limiter, makeFirstAttempts, type FirstAttempts } from '../domain/webhooks/firstAttempts';
 import { CheckedConnections } from '../platform/net/safeHttp';
 import { claimDeliverySlot } from '../domain/webhooks/slots';
@@ -37,17 +37,16 @@ export function createWebhookActivities(
   // Every attempt of this process reuses idle connections to its receivers (a fan-out's to one, and the
   // next fan-out's), each request still checked on its own; an idle one closes after 2 s.
   const opts: DeliveryOptions = { ...guard, connections: new CheckedConnections({ idleMs: 2_000 }) };
-  /** Records the deliveries of `run`'s announcement and makes their first attempts. */
-  const fanOut = async (run: AnnouncedRun, progress: () => void): Promise<FirstAttempts> => {
-    // only the deliveries still pending: those done in an earlier try count in no outcome
-    const targets = (await recordRunTargets(orm.em.fork(), run)).filter((t) => t.status === 'pending');
-    return makeFirstAttempts(orm.em.fork(), run.workspaceId, targets, {
+  /** Records the deliveries of `run`'s announcement; only those still pending (an earlier try's count in no outcome). */
+  const pendingTargets = async (run: AnnouncedRun) =>
+    (await recordRunTargets(orm.em.fork(), run)).filter((t) => t.status === 'pending');
+  const attempt = (run: AnnouncedRun, targets: DeliveryTarget[], progress: () => void): Promise<FirstAttempts> =>
+    makeFirstAttempts(orm.em.fork(), run.workspaceId, targets, {
       ...opts,
       workspaceSlots,
       limiter: firstAttempts,
       progress,
     });
-  };
   let inlineInUse = 0;
   return {
     async fanOutFirstAttemptsHere(run: AnnouncedRun): Promise<FirstAttempts | null> {
@@ -56,7 +55,11 @@ export function createWebhookActivities(
       if (inlineInUse >= inlineFanOuts) return null;
       inlineInUse++;
       try {
-        return await fanOut(run, () => undefined);
+        const targets = await pendingTargets(run);
+        // More deliveries than the workspace's slots (SVC_MAX_WEBHOOKS set above them) go in waves, which
+        // behind receivers that hang could outlast the local activity's 30 s: the webhook queue takes them.
+        if (targets.length > workspaceSlots) return null;
+        return await attempt(run, targets, () => undefined);
       } finally {
         inlineInUse--;
       }
@@ -75,7 +78,7 @@ export function createWebhookActivities(
         ctx.heartbeat();
       };
       try {
-        return await fanOut(run, progress);
+        return await attempt(run, await pendingTargets(run), progress);
       } finally {
         clearInterval(beat);
       }

@@ -111,13 +111,18 @@ describe('webhook fan-out', () => {
 
 // A worker makes at most SVC_WEBHOOK_INLINE_FANOUTS fan-outs inside workflow tasks at once (here 1): past that a
 // run's fan-out goes to the webhook queue as an activity of its own, so receivers that hang hold no more of the
-// runs worker's local-activity slots, and another workspace's delivery does not wait for them.
+// runs worker's local-activity slots, and another workspace's delivery does not wait for them. So does a fan-out
+// with more deliveries than the workspace's slots (here 1), which would go in waves.
 describe('webhook fan-out with no inline fan-out to spare', () => {
   let h: Harness;
   let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ h, stop } = await startRunStack({ allowPrivateWebhooks: true, webhookInlineFanOuts: 1 }));
+    ({ h, stop } = await startRunStack({
+      allowPrivateWebhooks: true,
+      webhookInlineFanOuts: 1,
+      webhookWorkspaceSlots: 1,
+    }));
   }, 120_000);
   afterAll(() => stop?.());
 
@@ -165,6 +170,29 @@ describe('webhook fan-out with no inline fan-out to spare', () => {
       for (const end of hanging) end();
       await slow.rx.close();
       await fast.rx.close();
+    }
+  }, 60_000);
+
+  it('hands a fan-out of more deliveries than the workspace has slots to the webhook queue', async () => {
+    const { auth, rx, agent } = await subscribe();
+    const second = await startReceiver();
+    try {
+      const res = await h.request('/v1/webhooks', {
+        method: 'POST',
+        headers: auth,
+        json: { url: second.url, events: ['run.succeeded'], secret: 'whsec-0123456789abcdef' },
+      });
+      expect(res.status).toBe(201);
+      const run = await createRun(h, auth, { agentId: agent.id, input: {} });
+      await until(() => rx.received.length === 1 && second.received.length === 1, 20_000, 'both deliveries');
+
+      const names = (await closedHistory(h, run.id)).map(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name,
+      );
+      expect(names).toContain('fanOutFirstAttempts');
+    } finally {
+      await rx.close();
+      await second.close();
     }
   }, 60_000);
 });
