@@ -17,6 +17,31 @@ async function closedHistory(h: Harness, runId: string) {
   return (await handle.fetchHistory()).events ?? [];
 }
 
+/** Subscribes `url` to `run.succeeded` in the key's workspace; the subscription's id. */
+async function subscribe(h: Harness, auth: Record<string, string>, url: string): Promise<string> {
+  const res = await h.request('/v1/webhooks', {
+    method: 'POST',
+    headers: auth,
+    json: { url, events: ['run.succeeded'], secret: 'whsec-0123456789abcdef' },
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+/**
+ * A workspace on the scale plan with a key, a receiver (answering as `respond` decides) and a subscription of
+ * it to `run.succeeded`.
+ */
+async function subscribedWorkspace(h: Harness, respond?: Parameters<typeof startReceiver>[0]) {
+  const owner = await signUp(h);
+  await setPlan(h, owner.workspaceId, 'scale');
+  const auth = bearer(
+    await createKey(h, owner, ['webhooks:manage', 'runs:read', 'runs:write', 'agents:read', 'agents:write']),
+  );
+  const rx = await startReceiver(respond);
+  return { auth, rx, webhookId: await subscribe(h, auth, rx.url) };
+}
+
 describe('webhook fan-out', () => {
   let h: Harness;
   let stop: () => Promise<void>;
@@ -26,26 +51,8 @@ describe('webhook fan-out', () => {
   }, 120_000);
   afterAll(() => stop?.());
 
-  /** A workspace on the scale plan with a key, a receiver and a subscription of it to `run.succeeded`. */
-  const subscribedWorkspace = async () => {
-    const owner = await signUp(h);
-    await setPlan(h, owner.workspaceId, 'scale');
-    const auth = bearer(
-      await createKey(h, owner, ['webhooks:manage', 'runs:read', 'runs:write', 'agents:read', 'agents:write']),
-    );
-    const rx = await startReceiver();
-    const res = await h.request('/v1/webhooks', {
-      method: 'POST',
-      headers: auth,
-      json: { url: rx.url, events: ['run.succeeded'], secret: 'whsec-0123456789abcdef' },
-    });
-    expect(res.status).toBe(201);
-    const { id: webhookId } = (await res.json()) as { id: string };
-    return { auth, rx, webhookId };
-  };
-
   it("makes the run's last announcement inside its last workflow task: no activity task, no fan-out workflow", async () => {
-    const { auth, rx, webhookId } = await subscribedWorkspace();
+    const { auth, rx, webhookId } = await subscribedWorkspace(h);
     try {
       const echo = await createAgent(h, auth, { presetId: 'general-assistant' });
       const run = await createRun(h, auth, { agentId: echo.id, input: {} });
@@ -80,7 +87,7 @@ describe('webhook fan-out', () => {
   }, 60_000);
 
   it("announces a child run (a conversation's turn) through a fan-out workflow: its parent waits for its close", async () => {
-    const { auth, rx } = await subscribedWorkspace();
+    const { auth, rx } = await subscribedWorkspace(h);
     try {
       const agent = await createAgent(h, auth, {});
       const session = await h.request('/v1/tutor/sessions', {
@@ -126,28 +133,17 @@ describe('webhook fan-out with no inline fan-out to spare', () => {
   }, 120_000);
   afterAll(() => stop?.());
 
-  const subscribe = async (respond?: Parameters<typeof startReceiver>[0]) => {
-    const owner = await signUp(h);
-    await setPlan(h, owner.workspaceId, 'scale');
-    const auth = bearer(
-      await createKey(h, owner, ['webhooks:manage', 'runs:read', 'runs:write', 'agents:read', 'agents:write']),
-    );
-    const rx = await startReceiver(respond);
-    const res = await h.request('/v1/webhooks', {
-      method: 'POST',
-      headers: auth,
-      json: { url: rx.url, events: ['run.succeeded'], secret: 'whsec-0123456789abcdef' },
-    });
-    expect(res.status).toBe(201);
-    const agent = await createAgent(h, auth, { presetId: 'general-assistant' });
-    return { auth, rx, agent };
+  /** A subscribed workspace (subscribedWorkspace) with an echo agent. */
+  const echoWorkspace = async (respond?: Parameters<typeof startReceiver>[0]) => {
+    const workspace = await subscribedWorkspace(h, respond);
+    return { ...workspace, agent: await createAgent(h, workspace.auth, { presetId: 'general-assistant' }) };
   };
 
   it('hands the fan-out to the webhook queue, retrying the recording without an attempt limit, backing off to every 30 s', async () => {
     // the first workspace's receiver hangs on its attempt until the end of the test
     const hanging: Array<() => void> = [];
-    const slow = await subscribe((_n, _req, res) => hanging.push(() => res.end()));
-    const fast = await subscribe();
+    const slow = await echoWorkspace((_n, _req, res) => hanging.push(() => res.end()));
+    const fast = await echoWorkspace();
     try {
       await createRun(h, slow.auth, { agentId: slow.agent.id, input: {} });
       await until(() => slow.rx.received.length === 1, 20_000, 'the hanging attempt');
@@ -174,15 +170,10 @@ describe('webhook fan-out with no inline fan-out to spare', () => {
   }, 60_000);
 
   it('hands a fan-out of more deliveries than the workspace has slots to the webhook queue', async () => {
-    const { auth, rx, agent } = await subscribe();
+    const { auth, rx, agent } = await echoWorkspace();
     const second = await startReceiver();
     try {
-      const res = await h.request('/v1/webhooks', {
-        method: 'POST',
-        headers: auth,
-        json: { url: second.url, events: ['run.succeeded'], secret: 'whsec-0123456789abcdef' },
-      });
-      expect(res.status).toBe(201);
+      await subscribe(h, auth, second.url);
       const run = await createRun(h, auth, { agentId: agent.id, input: {} });
       await until(() => rx.received.length === 1 && second.received.length === 1, 20_000, 'both deliveries');
 
