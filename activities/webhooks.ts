@@ -37,9 +37,12 @@ export function createWebhookActivities(
   // Every attempt of this process reuses idle connections to its receivers (a fan-out's to one, and the
   // next fan-out's), each request still checked on its own; an idle one closes after 2 s.
   const opts: DeliveryOptions = { ...guard, connections: new CheckedConnections({ idleMs: 2_000 }) };
-  /** Records the deliveries of `run`'s announcement; only those still pending (an earlier try's count in no outcome). */
+  /**
+   * Records the deliveries of `run`'s announcement, taking the workspace's free slots for the new ones as
+   * it does; only those still pending (an earlier try's count in no outcome).
+   */
   const pendingTargets = async (run: AnnouncedRun) =>
-    (await recordRunTargets(orm.em.fork(), run)).filter((t) => t.status === 'pending');
+    (await recordRunTargets(orm.em.fork(), run, { claimSlots: workspaceSlots })).filter((t) => t.status === 'pending');
   const attempt = (run: AnnouncedRun, targets: DeliveryTarget[], progress: () => void): Promise<FirstAttempts> =>
     makeFirstAttempts(orm.em.fork(), run.workspaceId, targets, {
       ...opts,

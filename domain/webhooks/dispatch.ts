@@ -5,6 +5,7 @@ import { WebhookEventRecord, WebhookSubscription, type WebhookEvent } from '../.
 import type { AnnouncedRun, StatusWriteOptions } from '../../workflows/activityTypes';
 import type { RunStatus } from '../../workflows/messages';
 import { webhookTaskQueue } from '../../workflows/taskQueues';
+import { lockDeliverySlots, SLOT_HOLD_SECONDS } from './slots';
 
 /** Statuses whose arrival is announced (docs/api/webhooks.md); queued→running and cancelled never are. */
 export const ANNOUNCED: Partial<Record<RunStatus, WebhookEvent>> = {
@@ -80,6 +81,11 @@ export interface DeliveryTarget {
   secret: string;
   /** The bytes it sends: its event's body, or its own (recorded before events were stored once). */
   body: string;
+  /**
+   * Recorded now holding one of its workspace's delivery slots (recordRunTargets' `claimSlots`): its first
+   * attempt goes without a claim of its own. False for a delivery recorded earlier, held or not.
+   */
+  claimed: boolean;
 }
 
 /** The subscriptions listening for `type` in a workspace (its two parameters: workspace id, type). */
@@ -102,12 +108,31 @@ export async function recordRunDeliveries(em: EntityManager, run: AnnouncedRun):
  * (DeliveryTarget), sorted by id: the fan-out's first attempts need no read of their own. Two statements
  * whatever the subscriber count: the event (only when someone listens), then the deliveries, added by
  * PostgreSQL from the listening subscriptions, together with the event's deliveries recorded before.
+ *
+ * `claimSlots` (the fan-out, which attempts them at once): when every listening subscriber fits in the
+ * workspace's free delivery slots (at most that many held in all, slots.ts), the new deliveries are
+ * added holding one each, in the statement that adds them; when not, none is (the fan-out then claims
+ * in waves, and one that hands its deliveries over leaves no slot behind). The statements then run in
+ * one transaction after the workspace's slot lock, as claimDeliverySlots does: one commit for the
+ * recording and the claim, and no second write of the rows just added, which for a hundred subscribers
+ * took longer than the recording itself.
  */
-export async function recordRunTargets(em: EntityManager, run: AnnouncedRun): Promise<DeliveryTarget[]> {
-  const type = ANNOUNCED[run.status];
-  if (!type) return [];
+export async function recordRunTargets(
+  em: EntityManager,
+  run: AnnouncedRun,
+  { claimSlots = 0 }: { claimSlots?: number } = {},
+): Promise<DeliveryTarget[]> {
+  if (!ANNOUNCED[run.status]) return [];
+  if (claimSlots <= 0) return recordTargets(em, run, 0);
+  return em.transactional(async (tx) => {
+    await lockDeliverySlots(tx, run.workspaceId);
+    return recordTargets(tx, run, claimSlots);
+  });
+}
+
+async function recordTargets(em: EntityManager, run: AnnouncedRun, claimSlots: number): Promise<DeliveryTarget[]> {
+  const type = ANNOUNCED[run.status]!;
   const eventKey = run.pendingAction?.id ?? 'final';
-  const conn = em.getConnection();
   const event = new WebhookEventRecord(run.workspaceId, run.id, type, eventKey, '');
   // The body of docs/api/webhooks.md, serialised once so every subscriber and attempt gets identical bytes.
   event.body = JSON.stringify({
@@ -117,7 +142,7 @@ export async function recordRunTargets(em: EntityManager, run: AnnouncedRun): Pr
   });
   // The event row, new (only while someone listens) or, a retried fan-out, the one recorded the first time.
   const findEvent = `select id from webhook_events where run_id = ? and type = ? and event_key = ?`;
-  let [recorded]: Array<{ id: string }> = await conn.execute(
+  let [recorded]: Array<{ id: string }> = await em.execute(
     `with added as (
        insert into webhook_events (id, created_at, updated_at, workspace_id, run_id, type, event_key, body)
        select ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid, ?::uuid, ?, ?, ? where exists (${LISTENING})
@@ -132,36 +157,56 @@ export async function recordRunTargets(em: EntityManager, run: AnnouncedRun): Pr
     ]),
   );
   // Inserted by a concurrent try after this statement began: committed by now. Still none: nobody listens.
-  recorded ??= ((await conn.execute(findEvent, [run.id, type, eventKey])) as Array<{ id: string }>)[0];
+  recorded ??= ((await em.execute(findEvent, [run.id, type, eventKey])) as Array<{ id: string }>)[0];
   if (!recorded) return [];
   // One statement for every subscriber, which also returns every delivery of the event (the ones a
   // retried fan-out recorded the first time too) with what it sends: the first attempts wait for it.
   const createdAt = new Date();
-  const findDeliveries = `select id, subscription_id, status, attempts, body, event_id from webhook_deliveries
+  const findDeliveries = `select id, subscription_id, status, attempts, body, event_id, false from webhook_deliveries
      where run_id = ? and type = ? and event_key = ?`;
+  // Slots are claimed only with claimSlots > 0, under the lock recordRunTargets took: the count of held
+  // slots (an index of held ones only) is then what the claims before this one committed.
   const deliveries = `with listening as (${LISTENING}),
+     free as (
+       select (select count(*) from listening) <= ?::int - (select count(*) from webhook_deliveries
+                                     where ?::int > 0 and workspace_id = ? and slot_until > now()) as fits),
      added as (
-       insert into webhook_deliveries (id, created_at, updated_at, subscription_id, workspace_id, run_id, type, event_key, event_id, status)
-       select gen_random_uuid(), ?::timestamptz, ?::timestamptz, l.id, ?::uuid, ?::uuid, ?, ?, ?::uuid, 'pending'
+       insert into webhook_deliveries (id, created_at, updated_at, subscription_id, workspace_id, run_id, type, event_key, event_id, status, slot_until)
+       select gen_random_uuid(), ?::timestamptz, ?::timestamptz, l.id, ?::uuid, ?::uuid, ?, ?, ?::uuid, 'pending',
+         case when (select fits from free) then now() + make_interval(secs => ?) end
        from listening l
        on conflict (subscription_id, run_id, type, event_key) do nothing
-       returning id, subscription_id, status, attempts, body, event_id),
+       returning id, subscription_id, status, attempts, body, event_id, slot_until is not null as claimed),
      found as (select * from added union all (${findDeliveries}))
      select f.id, f.status, s.deleted_at is null and s.status = 'active' as live,
-       jsonb_array_length(f.attempts) as attempts, s.url, s.secret, coalesce(f.body, e.body) as body,
+       jsonb_array_length(f.attempts) as attempts, s.url, s.secret, coalesce(f.body, e.body) as body, f.claimed,
        exists (select 1 from listening l where not exists
          (select 1 from found g where g.subscription_id = l.id)) as missed
      from found f join webhook_subscriptions s on s.id = f.subscription_id
        left join webhook_events e on e.id = f.event_id`;
-  const params = [run.workspaceId, type, createdAt, createdAt, run.workspaceId, run.id, type, eventKey, recorded.id];
-  let rows: Array<DeliveryTarget & { missed: boolean }> = await conn.execute(
+  const params = [
+    run.workspaceId,
+    type,
+    claimSlots,
+    claimSlots,
+    run.workspaceId,
+    createdAt,
+    createdAt,
+    run.workspaceId,
+    run.id,
+    type,
+    eventKey,
+    recorded.id,
+    SLOT_HOLD_SECONDS,
+  ];
+  let rows: Array<DeliveryTarget & { missed: boolean }> = await em.execute(
     deliveries,
     params.concat([run.id, type, eventKey]),
   );
   // A listening subscriber whose row neither part saw was recorded by a concurrent try meanwhile: its
   // row is committed by now, and the statement again adds none and finds them all.
   if (rows.length === 0 || rows[0].missed)
-    rows = await conn.execute(deliveries, params.concat([run.id, type, eventKey]));
+    rows = await em.execute(deliveries, params.concat([run.id, type, eventKey]));
   return rows
     .map(({ missed: _, ...d }) => ({ ...d, attempts: Number(d.attempts) }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -41,7 +41,7 @@ type Target = DeliveryTarget;
 async function loadTargets(em: EntityManager, deliveryIds: string[]): Promise<Map<string, Target>> {
   const rows: Target[] = await em.getConnection().execute(
     `select d.id, d.status, s.deleted_at is null and s.status = 'active' as live,
-       jsonb_array_length(d.attempts) as attempts, s.url, s.secret, coalesce(d.body, e.body) as body
+       jsonb_array_length(d.attempts) as attempts, s.url, s.secret, coalesce(d.body, e.body) as body, false as claimed
      from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id
        left join webhook_events e on e.id = d.event_id
      where d.id in (?)`,
@@ -60,7 +60,8 @@ async function loadTargets(em: EntityManager, deliveryIds: string[]): Promise<Ma
  * `limiter` allows across the process. They send over `connections`, the process's keep-alive
  * connections to checked addresses (safeHttp.ts), when given.
  *
- * The slots work as a pool: the fan-out claims as many as it can use in one transaction; a delivery
+ * The slots work as a pool: the fan-out claims as many as it can use in one transaction (targets
+ * recorded with their slots, `claimed`, need none: recordRunTargets took them in its own); a delivery
  * that succeeds passes its slot straight to the next one waiting, without a statement in between (the
  * workspace's count of held slots stays the same), and its log entry and the hand-over are written
  * together with the other attempts that ended meanwhile, one statement per batch (attemptLog.ts). A
@@ -97,6 +98,8 @@ export async function makeFirstAttempts(
       log.add(id, 'gone');
     } else pending.push(id);
   }
+  // Slots taken as they were recorded (recordRunTargets' claimSlots): attempted at once, no claim of their own.
+  const preclaimed = pending.filter((id) => targets.get(id)!.claimed);
 
   const errors: unknown[] = [];
   const holders = new Set<Promise<void>>();
@@ -134,6 +137,11 @@ export async function makeFirstAttempts(
     for (const id of claimed) hold(targets.get(id)!);
   };
 
+  if (preclaimed.length > 0) {
+    const taken = new Set(preclaimed);
+    pending.splice(0, pending.length, ...pending.filter((id) => !taken.has(id)));
+    for (const id of preclaimed) hold(targets.get(id)!);
+  }
   try {
     // claim when deliveries wait and slots may have freed: at the start, then after each batch written
     let claimDue = true;

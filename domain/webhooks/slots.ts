@@ -16,6 +16,14 @@ export const SLOT_HOLD_SECONDS = 20;
  * already holds renews it (a retried claim after a crash).
  * @throws only when the database fails
  */
+/**
+ * Takes the lock under which claims of one workspace's slots take turns (until the transaction ends), so
+ * two cannot both take its last free slot: a claim's count of held slots comes after it.
+ */
+export async function lockDeliverySlots(tx: EntityManager, workspaceId: string): Promise<void> {
+  await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`webhook-slots:${workspaceId}`]);
+}
+
 export async function claimDeliverySlot(em: EntityManager, deliveryId: string, limit: number): Promise<boolean> {
   return em.transactional(async (tx) => {
     const [delivery]: Array<{ workspace_id: string; held: boolean | null; live: boolean }> = await tx.execute(
@@ -27,10 +35,7 @@ export async function claimDeliverySlot(em: EntityManager, deliveryId: string, l
     // Unknown, done, or its subscription gone: nothing to wait for; the attempt itself reports it.
     if (!delivery?.live) return true;
     if (!delivery.held) {
-      // Claims of one workspace take turns, so two cannot both take its last free slot.
-      await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
-        `webhook-slots:${delivery.workspace_id}`,
-      ]);
+      await lockDeliverySlots(tx, delivery.workspace_id);
       const [{ count }]: Array<{ count: string }> = await tx.execute(
         `select count(*) from webhook_deliveries where workspace_id = ? and slot_until > now() and id <> ?`,
         [delivery.workspace_id, deliveryId],
@@ -72,7 +77,7 @@ export async function claimDeliverySlots(
 ): Promise<{ claimed: string[]; gone: string[] }> {
   if (deliveryIds.length === 0) return { claimed: [], gone: [] };
   return em.transactional(async (tx) => {
-    await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`webhook-slots:${workspaceId}`]);
+    await lockDeliverySlots(tx, workspaceId);
     const rows: Array<{ id: string; live: boolean; claimed: boolean }> = await tx.execute(
       `with candidate as (
          select d.id, c.ord, d.status = 'pending' and s.deleted_at is null and s.status = 'active' as live

@@ -242,6 +242,69 @@ describe('webhook first attempts in the fan-out', () => {
     expect(await recordRunDeliveries(h.orm.em.fork(), run)).toEqual(first.map((t) => t.id));
   });
 
+  it('records deliveries holding their slots when all fit (never past the workspace slots, whatever runs at once), and the attempts then claim none', async () => {
+    const rx = await startReceiver();
+    try {
+      for (let i = 0; i < 5; i++) await subscribe(`${rx.url}?n=${i}`);
+      const em = h.orm.em.fork();
+      const held = async () =>
+        (
+          await em
+            .getConnection()
+            .execute(
+              `select count(*)::int as n from webhook_deliveries where workspace_id = ? and slot_until > now()`,
+              [workspaceId],
+            )
+        )[0].n as number;
+      // 5 slots, 5 subscribers: every delivery is recorded holding one
+      const run = handAnnounced();
+      const first = await recordRunTargets(h.orm.em.fork(), run, { claimSlots: 5 });
+      expect(first.filter((t) => t.claimed)).toHaveLength(5);
+      expect(await held()).toBe(5);
+      // a retried recording claims nothing more (the rows are there), and says so
+      expect((await recordRunTargets(h.orm.em.fork(), run, { claimSlots: 5 })).some((t) => t.claimed)).toBe(false);
+      expect(await held()).toBe(5);
+      // not all of them fit: none is claimed (the first attempts claim in waves)
+      const release = () =>
+        em.getConnection().execute(`update webhook_deliveries set slot_until = null where workspace_id = ?`, [
+          workspaceId,
+        ]);
+      await release();
+      expect((await recordRunTargets(h.orm.em.fork(), handAnnounced(), { claimSlots: 4 })).some((t) => t.claimed)).toBe(
+        false,
+      );
+      expect(await held()).toBe(0);
+
+      // Four recordings at once, 10 slots, none held: two of them get all their 5, the others none.
+      const four = await Promise.all(
+        [1, 2, 3, 4].map(() => recordRunTargets(h.orm.em.fork(), handAnnounced(), { claimSlots: 10 })),
+      );
+      expect(four.map((targets) => targets.filter((t) => t.claimed).length).sort()).toEqual([0, 0, 5, 5]);
+      expect(await held()).toBe(10);
+
+      // The first attempts of a recording that holds every slot it needs: no claim statement, all delivered.
+      await release();
+      const targets = await recordRunTargets(h.orm.em.fork(), handAnnounced(), { claimSlots: 5 });
+      expect(targets.every((t) => t.claimed)).toBe(true);
+      const statements: string[] = [];
+      const knex = (h.orm.em.getConnection() as any).getKnex();
+      const count = (q: { sql: string }) => statements.push(q.sql);
+      knex.on('query', count);
+      const outcome = await makeFirstAttempts(h.orm.em.fork(), workspaceId, targets, {
+        workspaceSlots: 5,
+        limiter: new Limiter(10),
+        progress: () => undefined,
+        allowPrivate: true,
+      }).finally(() => knex.off('query', count));
+      expect(outcome).toEqual({ succeeded: 5, gone: 0, retry: [], queued: [] });
+      expect(statements.filter((q) => q.includes('pg_advisory_xact_lock'))).toHaveLength(0);
+      // the slots are given back with the log
+      expect(await held()).toBe(0);
+    } finally {
+      await rx.close();
+    }
+  }, 60_000);
+
   it('records no event while nobody listens for it', async () => {
     const sub = await subscribe('http://127.0.0.1:9/hook');
     await h.orm.em
