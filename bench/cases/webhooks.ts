@@ -5,12 +5,16 @@ import { expectStatus, waitForTerminal } from '../lib/http';
 import { fmt, percentile, ratio, table } from '../lib/stats';
 import { sleep, type BenchContext, type CaseResult } from '../lib/context';
 
-/** Subscriber counts, and how many runs (one at a time) each level measures. */
+/**
+ * Subscriber counts, and how many runs (one at a time) each level measures: at least 20 runs and 100
+ * first attempts a level, so that a p99 is not one run's maximum (20 attempts at one subscriber made
+ * their p99 the slowest of them, and 5 fan-outs made the 100-subscriber p99 the tail of the slowest one).
+ */
 const LEVELS: Array<{ subscribers: number; runs: number }> = [
-  { subscribers: 0, runs: 10 },
-  { subscribers: 1, runs: 20 },
-  { subscribers: 10, runs: 10 },
-  { subscribers: 100, runs: 5 },
+  { subscribers: 0, runs: 20 },
+  { subscribers: 1, runs: 100 },
+  { subscribers: 10, runs: 20 },
+  { subscribers: 100, runs: 20 },
 ];
 
 /** A receiver on 127.0.0.1: `/hook/<n>` is subscriber n; records when each first attempt arrives. */
@@ -49,6 +53,8 @@ interface LevelResult {
   workflow: { p50: number; max: number };
   /** Status change (the run's completedAt) → first attempt at each subscriber. */
   firstAttempt: { n: number; p50: number; p99: number; max: number } | null;
+  /** Per run, the first and the last of its subscribers' first attempts (the same delays): p50 over runs, and the slowest. */
+  spread: { firstP50: number; lastP50: number; lastMax: number } | null;
 }
 
 /** Waits until each of `subscribers` (receiver numbers 0…n-1) has the run's first attempt. */
@@ -126,14 +132,21 @@ async function measure(ctx: BenchContext, receivers: Receivers): Promise<CaseRes
     const completion: number[] = [];
     const workflow: number[] = [];
     const delays: number[] = [];
+    const firsts: number[] = [];
+    const lasts: number[] = [];
     for (let i = 0; i < level.runs; i++) {
       const t0 = Date.now();
       const run = await startRun('fan-out');
       const done = await waitForTerminal(ctx.apiUrl, run.id, auth());
       completion.push(Date.now() - t0);
       const changedAt = Date.parse(done.completedAt);
-      for (const k of await untilEveryoneHas(receivers, run.id, level.subscribers)) {
-        delays.push(receivers.firstAttempt.get(k)! - changedAt);
+      const mine = (await untilEveryoneHas(receivers, run.id, level.subscribers)).map(
+        (k) => receivers.firstAttempt.get(k)! - changedAt,
+      );
+      delays.push(...mine);
+      if (mine.length > 0) {
+        firsts.push(Math.min(...mine));
+        lasts.push(Math.max(...mine));
       }
       const handle = ctx.client.workflow.getHandle(`run-${run.id}`);
       await handle.result();
@@ -145,6 +158,8 @@ async function measure(ctx: BenchContext, receivers: Receivers): Promise<CaseRes
     const sortedC = [...completion].sort((a, b) => a - b);
     const sortedW = [...workflow].sort((a, b) => a - b);
     const sortedD = [...delays].sort((a, b) => a - b);
+    const sortedF = [...firsts].sort((a, b) => a - b);
+    const sortedL = [...lasts].sort((a, b) => a - b);
     results.push({
       subscribers: level.subscribers,
       runs: level.runs,
@@ -157,6 +172,9 @@ async function measure(ctx: BenchContext, receivers: Receivers): Promise<CaseRes
             p99: percentile(sortedD, 99),
             max: sortedD[sortedD.length - 1],
           }
+        : null,
+      spread: sortedL.length
+        ? { firstP50: percentile(sortedF, 50), lastP50: percentile(sortedL, 50), lastMax: sortedL[sortedL.length - 1] }
         : null,
     });
     console.error(`  webhooks: ${level.subscribers} subscribers done`);
@@ -173,12 +191,13 @@ async function measure(ctx: BenchContext, receivers: Receivers): Promise<CaseRes
     r.firstAttempt ? r.firstAttempt.n : '–',
     r.firstAttempt ? r.firstAttempt.p50 : '–',
     r.firstAttempt ? r.firstAttempt.p99 : '–',
+    r.spread ? `${r.spread.firstP50} / ${r.spread.lastP50} / ${r.spread.lastMax}` : '–',
   ]);
   const markdown = [
     '### 5. Webhook fan-out (one run at a time, receivers on 127.0.0.1)',
     '',
     `After ${ctx.warmupSeconds} s of unmeasured runs announced to 100 subscribers (another workspace, the same receivers). ` +
-      'Run completion = `POST /v1/runs` → `succeeded` on the event stream (what the caller waits for); workflow = its Temporal execution, start → close, which also contains the deliveries (the fan-out activity, whatever the subscriber count, and attempts 2 and 3 of any whose attempt 1 failed), so it follows the subscribers’ attempts while run completion does not; first attempt = the run’s `completedAt` → the subscriber receives attempt 1.',
+      'Run completion = `POST /v1/runs` → `succeeded` on the event stream (what the caller waits for); workflow = its Temporal execution, start → close, which also contains the deliveries (the fan-out activity, whatever the subscriber count, and attempts 2 and 3 of any whose attempt 1 failed), so it follows the subscribers’ attempts while run completion does not; first attempt = the run’s `completedAt` → the subscriber receives attempt 1; a run’s first and last arrival = the earliest and the latest of its subscribers’ first attempts (how long its fan-out took to start, and to reach everyone).',
     '',
     table(
       [
@@ -191,6 +210,7 @@ async function measure(ctx: BenchContext, receivers: Receivers): Promise<CaseRes
         'deliveries',
         'first attempt p50 ms',
         'p99 ms',
+        'a run’s first / last arrival ms (p50, p50, max)',
       ],
       rows,
     ),
