@@ -7,7 +7,6 @@ import { executePrepared } from '../../db/preparedStatement';
 import { callerChecks, insufficient, refusal, type CallerFacts } from '../billing/runChecks';
 import type { RunCreator } from '../identity/identity';
 import { OUTBOX_COLUMNS, outboxValues } from '../outbox/relay';
-import { RUN_EVENTS_CHANNEL } from './events';
 import { serializeRun } from './presenters';
 
 /**
@@ -34,8 +33,10 @@ export interface InsertRunOptions {
 /**
  * Admits and inserts a new run in one statement (docs/api/runs.md, create): the caller's checks
  * (domain/billing/runChecks.ts), the hold of `required` micro-USD off the workspace balance only when it
- * covers it (docs/api/billing.md#holds), the run, its hold's ledger row, its first event (with the
- * notification that wakes event streams) and `start`, the outbox row of its workflow's start. A single
+ * covers it (docs/api/billing.md#holds), the run, its hold's ledger row, its first event and `start`, the
+ * outbox row of its workflow's start. The first event notifies nobody: no stream can wait for a run
+ * that does not exist yet (a stream of an unknown run is 404), and a notifying commit holds PostgreSQL's
+ * one notify lock through its WAL flush, which concurrent creates would queue on. A single
  * statement is its own transaction, so the run never commits without its hold, event or start, nor they
  * without it. Only a caller that must be counted under a lock (an unverified session, a capped key) or
  * rows of `withRun` make it a transaction of more statements. Throws the refusal of the first failing
@@ -119,7 +120,7 @@ function admitStatement(
       select ?, ?, ?, ?, 'hold', ?, ?, ?, run.id from run where ?::bigint > 0),
     event as (
       insert into run_events (run_id, type, data)
-      select run.id, 'run.status', ?::jsonb from run cross join (select pg_notify(?, ?)) notified),
+      select run.id, 'run.status', ?::jsonb from run),
     start as (
       insert into outbox (${OUTBOX_COLUMNS})
       select ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ? from run)
@@ -156,8 +157,6 @@ function admitStatement(
     run.apiKeyId,
     required,
     shown,
-    RUN_EVENTS_CHANNEL,
-    run.id,
     ...outboxValues(start),
     run.workspaceId,
   ];
