@@ -145,6 +145,8 @@ export const WebhookDeliverySchema = new EntitySchema<WebhookDelivery, BaseEntit
   uniques: [{ name: 'webhook_deliveries_event_unique', properties: ['subscriptionId', 'runId', 'type', 'eventKey'] }],
   indexes: [
     keysetIndex('webhook_deliveries_subscription_created_index', 'webhook_deliveries', 'subscription_id'),
+    // An event's deliveries, which a fan-out looks up on every try (the unique index leads with the subscription).
+    { name: 'webhook_deliveries_run_index', properties: ['runId', 'type', 'eventKey'] },
     // Counts a workspace's deliveries in flight on every slot claim.
     {
       name: 'webhook_deliveries_slot_index',

@@ -305,6 +305,39 @@ describe('webhook first attempts in the fan-out', () => {
     }
   }, 60_000);
 
+  it("finds an event's deliveries by index, however many deliveries the table holds", async () => {
+    const conn = h.orm.em.getConnection();
+    const sub = await subscribe('http://127.0.0.1:9/hook');
+    // 20,000 deliveries of other runs (analysed), so a plan that reads the table would show
+    await conn.execute(
+      `insert into webhook_deliveries (id, created_at, updated_at, subscription_id, workspace_id, run_id, type, event_key, status)
+       select gen_random_uuid(), now(), now(), ?, ?, gen_random_uuid(), 'run.succeeded', 'final', 'succeeded'
+       from generate_series(1, 20000)`,
+      [sub.id, workspaceId],
+    );
+    await conn.execute('analyze webhook_deliveries');
+    const statements: Array<{ sql: string; bindings: unknown[] }> = [];
+    const knex = (conn as any).getKnex();
+    const keep = (q: { sql: string; bindings: unknown[] }) => statements.push(q);
+    knex.on('query', keep);
+    const run = handAnnounced();
+    const targets = await recordRunTargets(h.orm.em.fork(), run).finally(() => knex.off('query', keep));
+    expect(targets).toHaveLength(1);
+    const recording = statements.find((q) => q.sql.includes('insert into webhook_deliveries'));
+    const [{ 'QUERY PLAN': plan }] = await conn.execute(`explain (format json) ${recording!.sql}`, recording!.bindings);
+    // every read of the table goes by an index on what it looks for: the event's run, or (the count of
+    // held slots) the workspace; a scan of a whole index or of the table would read all 20,000
+    const reads: string[] = [];
+    const walk = (node: Record<string, any>) => {
+      if (node['Relation Name'] === 'webhook_deliveries' && node['Node Type'] !== 'ModifyTable')
+        reads.push(`${node['Node Type']}: ${node['Index Cond'] ?? ''}`);
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk(plan[0].Plan);
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) expect(read).toMatch(/Index.*: \(*(run_id|workspace_id) = /);
+  });
+
   it('records no event while nobody listens for it', async () => {
     const sub = await subscribe('http://127.0.0.1:9/hook');
     await h.orm.em
