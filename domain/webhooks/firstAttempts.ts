@@ -88,6 +88,8 @@ export async function makeFirstAttempts(
   const targets =
     loaded.length === deliveries.length ? new Map(loaded.map((t) => [t.id, t])) : await loadTargets(em, deliveryIds);
   const pending: string[] = [];
+  // Slots taken as they were recorded (recordRunTargets' claimSlots): attempted at once, no claim of their own.
+  const preclaimed: string[] = [];
   for (const id of deliveryIds) {
     const t = targets.get(id);
     // Finished in an earlier try of the fan-out (or the row is gone): nothing more to send.
@@ -96,10 +98,8 @@ export async function makeFirstAttempts(
     else if (!t.live) {
       outcome.set(id, 'gone');
       log.add(id, 'gone');
-    } else pending.push(id);
+    } else (t.claimed ? preclaimed : pending).push(id);
   }
-  // Slots taken as they were recorded (recordRunTargets' claimSlots): attempted at once, no claim of their own.
-  const preclaimed = pending.filter((id) => targets.get(id)!.claimed);
 
   const errors: unknown[] = [];
   const holders = new Set<Promise<void>>();
@@ -137,11 +137,7 @@ export async function makeFirstAttempts(
     for (const id of claimed) hold(targets.get(id)!);
   };
 
-  if (preclaimed.length > 0) {
-    const taken = new Set(preclaimed);
-    pending.splice(0, pending.length, ...pending.filter((id) => !taken.has(id)));
-    for (const id of preclaimed) hold(targets.get(id)!);
-  }
+  for (const id of preclaimed) hold(targets.get(id)!);
   try {
     // claim when deliveries wait and slots may have freed: at the start, then after each batch written
     let claimDue = true;

@@ -8,6 +8,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 export const SLOT_HOLD_SECONDS = 20;
 
 /**
+ * Takes the lock under which claims of one workspace's slots take turns (until the transaction ends), so
+ * two cannot both take its last free slot: a claim's count of held slots comes after it.
+ */
+export async function lockDeliverySlots(tx: EntityManager, workspaceId: string): Promise<void> {
+  await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`webhook-slots:${workspaceId}`]);
+}
+
+/**
  * Claims one of the workspace's delivery slots for a delivery (docs/api/webhooks.md, "Fairness"): at
  * most `limit` deliveries of one workspace are in flight at once, counted in PostgreSQL so the bound
  * holds across every worker process. Returns false at once when all are taken: the caller gives its
@@ -16,14 +24,6 @@ export const SLOT_HOLD_SECONDS = 20;
  * already holds renews it (a retried claim after a crash).
  * @throws only when the database fails
  */
-/**
- * Takes the lock under which claims of one workspace's slots take turns (until the transaction ends), so
- * two cannot both take its last free slot: a claim's count of held slots comes after it.
- */
-export async function lockDeliverySlots(tx: EntityManager, workspaceId: string): Promise<void> {
-  await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`webhook-slots:${workspaceId}`]);
-}
-
 export async function claimDeliverySlot(em: EntityManager, deliveryId: string, limit: number): Promise<boolean> {
   return em.transactional(async (tx) => {
     const [delivery]: Array<{ workspace_id: string; held: boolean | null; live: boolean }> = await tx.execute(

@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { RUN_EVENTS_CHANNEL } from '../../domain/runs/events';
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
+import { until } from '../helpers/receiver';
 import { createAgent, createRun } from '../helpers/runs';
 
 // A run's stream reads its events from PostgreSQL and is woken by a notification for each later one
@@ -33,8 +34,7 @@ describe("a run's first event", () => {
       // Notifications arrive in commit order: once this marker is heard, the create's would have been.
       const marker = `marker-${run.id}`;
       await pg.query('select pg_notify($1, $2)', [RUN_EVENTS_CHANNEL, marker]);
-      for (const deadline = Date.now() + 5_000; !heard.includes(marker); await new Promise((r) => setTimeout(r, 20)))
-        if (Date.now() > deadline) throw new Error('the marker notification never arrived');
+      await until(() => heard.includes(marker), 5_000, 'the marker notification');
       expect(heard).not.toContain(run.id);
 
       const res = await h.request(`/v1/runs/${run.id}/events`, { headers: auth, signal: abort.signal });
