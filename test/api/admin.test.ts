@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { runAdmin } from '../../scripts/admin';
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, signUp } from '../helpers/factories';
+import { pollUntil } from '../helpers/poll';
 
 // The operator CLI (scripts/admin.ts), checked through what a user then sees over HTTP.
 describe('operator CLI', () => {
@@ -21,7 +22,13 @@ describe('operator CLI', () => {
     expect(res.headers.get('ratelimit-limit')).toBe('30');
     expect((await res.json()).apiKeys[0]).toMatchObject({ name: 'ops', scopes: ['keys:manage', 'runs:read'] });
     await runAdmin(h.orm, ['workspace:plan', owner.workspaceId, 'business']);
-    const after = await h.request('/v1/api-keys', { headers: bearer(key) });
+    // The CLI is another process: the API hears of the change through PostgreSQL, within about a second
+    // (docs/api/limits.md), not necessarily before its next request.
+    const after = await pollUntil(
+      1000,
+      () => h.request('/v1/api-keys', { headers: bearer(key) }),
+      (r) => r.headers.get('ratelimit-limit') === '300',
+    );
     expect(after.headers.get('ratelimit-limit')).toBe('300');
   });
 
