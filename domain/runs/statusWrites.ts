@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { TERMINAL_STATUSES as TERMINAL } from '../../workflows/messages';
 import type { TransitionPatch } from '../../workflows/activityTypes';
 import { settlementWrites, type Settlement } from '../billing/charge';
-import { ANNOUNCED, listeningSql } from '../webhooks/dispatch';
 import { RUN_EVENTS_CHANNEL } from './events';
 import { isoSql } from './isoSql';
 import type { RunView } from './presenters';
@@ -20,15 +19,7 @@ import type { RunView } from './presenters';
 export type StatusRow = Pick<
   RunView,
   'id' | 'agentId' | 'agentVersion' | 'status' | 'input' | 'output' | 'error' | 'pendingAction'
-> & {
-  workspaceId: string;
-  /**
-   * Whether a live subscription of the run's workspace listens for the event the written status announces,
-   * seen by the statement that wrote it (false when that status announces nothing): the announcement needs
-   * no look-up of its own (dispatch.ts, announceRun).
-   */
-  listening?: boolean;
-};
+> & { workspaceId: string };
 
 export interface StatusWrite {
   /** The run after the statement: changed, or as it was (locked) when the change did nothing. */
@@ -87,7 +78,6 @@ export async function writeStatus(
 ): Promise<StatusWrite | null> {
   const now = new Date();
   const terminal = TERMINAL.includes(patch.status);
-  const listensFor = ANNOUNCED[patch.status] ?? null;
   const guardParams: unknown[] = [patch.status];
   // The pending action after the change: the patch's, or the stored one when the patch leaves it.
   let samePending = '';
@@ -157,10 +147,9 @@ export async function writeStatus(
      evented as (
        insert into run_events (run_id, type, data)
        select upd.id, 'run.status', ${runViewJson('upd')} from upd, notified)
-     select x.*, ?::text is not null and exists (${listeningSql('x."workspaceId"')}) as listening from (
-       select ${rowColumns('upd')}, upd.moves as changed, upd.settles as settled from upd
-       union all
-       select ${rowColumns('cur')}, false, false from cur where not exists (select 1 from upd)) x`,
+     select ${rowColumns('upd')}, upd.moves as changed, upd.settles as settled from upd
+     union all
+     select ${rowColumns('cur')}, false, false from cur where not exists (select 1 from upd)`,
     [
       ...guardParams,
       ...(from ? settlesParams : []),
@@ -172,8 +161,6 @@ export async function writeStatus(
       now,
       RUN_EVENTS_CHANNEL,
       runId,
-      listensFor,
-      listensFor,
     ],
     'all',
     em.getTransactionContext(),

@@ -34,8 +34,7 @@ export const deliveryWorkflowId = (deliveryId: string, round: number) => `webhoo
 
 /**
  * Announces a status change from the run's own path at a cost that does not grow with the number
- * of subscribers: one indexed look-up (none when the status write already looked) and, only when someone
- * listens, one workflow start. The fan-out
+ * of subscribers: one indexed look-up and, only when someone listens, one workflow start. The fan-out
  * workflow then records the deliveries and makes them (deliverAnnouncement). With `announcesInline` it
  * starts nothing and returns the announcement instead, for the run workflow to deliver itself.
  */
@@ -43,18 +42,18 @@ export async function announceRun(
   em: EntityManager,
   client: Client,
   taskQueue: string,
-  run: AnnouncedRun & { listening?: boolean },
+  run: AnnouncedRun,
   { announcesInline = false }: StatusWriteOptions = {},
 ): Promise<AnnouncedRun | null> {
   const type = ANNOUNCED[run.status];
   if (!type) return null;
-  // A run's status write looks in its own statement (statusWrites.ts); others look here.
-  const listening =
-    run.listening ??
-    ((await em.getConnection().execute(`select exists (${LISTENING}) as listening`, [run.workspaceId, type])) as Array<{
-      listening: boolean;
-    }>)[0].listening;
-  if (!listening) return null;
+  const listening = await em.count(WebhookSubscription, {
+    workspaceId: run.workspaceId,
+    deletedAt: null,
+    status: 'active',
+    events: { $contains: [type] },
+  });
+  if (listening === 0) return null;
   const snapshot = announcedRun(run);
   if (announcesInline) return snapshot;
   await client.workflow
@@ -89,13 +88,9 @@ export interface DeliveryTarget {
   claimed: boolean;
 }
 
-/**
- * The live subscriptions of the workspace `workspaceId` (an SQL expression; by default a parameter)
- * listening for the event type its last parameter names.
- */
-export const listeningSql = (workspaceId = '?') => `select id from webhook_subscriptions
-  where workspace_id = ${workspaceId} and deleted_at is null and status = 'active' and events @> array[?]::text[]`;
-const LISTENING = listeningSql();
+/** The subscriptions listening for `type` in a workspace (its two parameters: workspace id, type). */
+const LISTENING = `select id from webhook_subscriptions
+  where workspace_id = ? and deleted_at is null and status = 'active' and events @> array[?]::text[]`;
 
 /**
  * Records the event (its body serialised once, `id` the event's) and one delivery per matching live
