@@ -8,8 +8,11 @@ interface Prepared {
 
 /** The statements prepared so far, by their text; a few forms of a few hot statements. */
 const prepared = new Map<string, Prepared>();
-/** Past this many texts a statement runs unprepared: a caller that builds many would fill every connection. */
-const MAX_PREPARED = 32;
+/**
+ * Past this many texts a statement runs unprepared: a caller that builds many would fill every connection.
+ * The hot statements take about twenty forms in all (a status change's depend on what it writes).
+ */
+const MAX_PREPARED = 64;
 
 /**
  * Runs one statement, outside any transaction, as a named prepared statement: each pooled connection
@@ -31,4 +34,16 @@ export async function executePrepared<T>(em: EntityManager, sql: string, params:
   } catch (err) {
     throw em.getDriver().convertException(err as Error);
   }
+}
+
+/**
+ * One statement of a run's hot path (its status changes, steps and turns: domain/runs): in the caller's
+ * transaction when there is one, else as {@link executePrepared}. A run's worker side makes several such
+ * statements per run, and MikroORM's and knex's query layers cost the worker more CPU than PostgreSQL
+ * spends on them (bench/README.md, the soak section).
+ */
+export function executeStatement<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  const tx = em.getTransactionContext();
+  if (tx) return em.getConnection().execute<T[]>(sql, params, 'all', tx);
+  return executePrepared<T>(em, sql, params);
 }

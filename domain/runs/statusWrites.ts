@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TERMINAL_STATUSES as TERMINAL } from '../../workflows/messages';
 import type { TransitionPatch } from '../../workflows/activityTypes';
+import { executeStatement } from '../../db/preparedStatement';
 import { settlementWrites, type Settlement } from '../billing/charge';
 import { RUN_EVENTS_CHANNEL } from './events';
 import { isoSql } from './isoSql';
@@ -131,7 +132,8 @@ export async function writeStatus(
     );
   }
 
-  const rows: Array<StatusRow & { changed: boolean; settled: boolean }> = await em.getConnection().execute(
+  const rows = await executeStatement<StatusRow & { changed: boolean; settled: boolean }>(
+    em,
     `with cur as (
        select r.*,
               (r.status not in ${TERMINAL_SQL} and not (r.status = ?${samePending})${startGuard}
@@ -162,8 +164,6 @@ export async function writeStatus(
       RUN_EVENTS_CHANNEL,
       runId,
     ],
-    'all',
-    em.getTransactionContext(),
   );
   const row = rows[0];
   if (!row) return null;

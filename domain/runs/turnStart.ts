@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeStatement } from '../../db/preparedStatement';
 import type { ModelTurnRequest } from '../../workflows/activityTypes';
 import type { ChatMessage } from '../../workflows/agentTurn';
 import { TERMINAL_STATUSES as TERMINAL, type RunStatus } from '../../workflows/messages';
@@ -50,7 +51,8 @@ export async function startTurn(
   index: number,
   at: number,
 ): Promise<StartedTurn> {
-  const [row] = await em.getConnection().execute<TurnRow[]>(
+  const [row] = await executeStatement<TurnRow>(
+    em,
     `select r.id, r.workspace_id as "workspaceId", r.api_key_id as "apiKeyId", r.agent_id as "agentId",
             r.agent_version as "agentVersion", r.status, r.input, r.held_micros::float8 as "heldMicros",
             r.started_at as "startedAt", r.input_tokens as "inputTokens", r.output_tokens as "outputTokens",
@@ -61,8 +63,6 @@ export async function startTurn(
                order by s.index desc limit 1) as "lastUsage"
        from runs r where r.id = ?`,
     [at, runId],
-    'all',
-    em.getTransactionContext(),
   );
   if (!row) throw new RunNotExecutable('run row missing');
   const last = row.messages[row.messages.length - 1];
@@ -92,14 +92,10 @@ export async function startTurn(
   }
   const hold = holdWrites(row, target, new Date());
   const written = stepStatement({ ...step, when: hold.raised });
-  const applied = await em
-    .getConnection()
-    .execute<unknown[]>(
-      `with ${hold.sql} ${written.ctes} ${written.sql} returning 1`,
-      [...hold.params, ...written.params],
-      'all',
-      em.getTransactionContext(),
-    );
+  const applied = await executeStatement<unknown>(em, `with ${hold.sql} ${written.ctes} ${written.sql} returning 1`, [
+    ...hold.params,
+    ...written.params,
+  ]);
   if (applied.length > 0) return started;
   // The row changed since the read, or the balance is short: under the run's lock, as before.
   await em.transactional(async (tx) => {

@@ -2,6 +2,7 @@ import { createModelRegistry } from '../../domain/models/registry';
 import { createRunExecution } from '../../domain/runs/execution';
 import { serializeRun } from '../../domain/runs/presenters';
 import { runViewJson, writeStatus } from '../../domain/runs/statusWrites';
+import { writeStep } from '../../domain/runs/stepWrites';
 import { createToolRegistry } from '../../domain/tools/registry';
 import { Run } from '../../db/entities/Run';
 import { loadConfig } from '../../platform/config';
@@ -21,12 +22,14 @@ describe('a status change in one statement', () => {
   let h: Harness;
   let auth: Record<string, string>;
   let agentId: string;
+  let workspaceId: string;
   let execution: ReturnType<typeof createRunExecution>;
 
   beforeAll(async () => {
     const base = loadConfig(process.env);
     h = await startApi({ temporal: { ...base.temporal, taskQueue: testTaskQueue() } });
     const owner = await signUp(h);
+    workspaceId = owner.workspaceId;
     await setPlan(h, owner.workspaceId, 'scale');
     auth = bearer(await createKey(h, owner, ['runs:read', 'runs:write', 'agents:write']));
     agentId = (await createAgent(h, auth, { presetId: 'general-assistant' })).id;
@@ -253,6 +256,27 @@ describe('a status change in one statement', () => {
       balance: 0,
       settled: [{ kind: 'charge', amount: -400 }],
     });
+    expect((await statusEvents(runId)).at(-1)).toEqual(await viewOfEntity(runId));
+  });
+
+  // Outside a transaction a status change runs as a prepared statement on a pooled connection
+  // (db/preparedStatement.ts); inside one it must stay on the transaction's connection and roll back with it.
+  it('writes a change in the caller transaction, undone with it, and on its own outside one', async () => {
+    // (the test before this one emptied the workspace's balance)
+    await db().execute(`update workspaces set credit_balance_micros = 100000000 where id = ?`, [workspaceId]);
+    const runId = await newRun();
+    const status = async () => (await db().execute(`select status from runs where id = ?`, [runId]))[0].status;
+    await expect(
+      h.orm.em.fork().transactional(async (tx) => {
+        expect((await writeStatus(tx, runId, { status: 'running' }))!.changed).toBe(true);
+        await writeStep(tx, runId, 0, 'model', 'running', { modelId: 'x' });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await status()).toBe('queued');
+    expect(await db().execute(`select 1 from run_steps where run_id = ?`, [runId])).toEqual([]);
+    expect((await writeStatus(h.orm.em.fork(), runId, { status: 'running' }))!.changed).toBe(true);
+    expect(await status()).toBe('running');
     expect((await statusEvents(runId)).at(-1)).toEqual(await viewOfEntity(runId));
   });
 });
