@@ -10,18 +10,22 @@ interface Prepared {
 const prepared = new Map<string, Prepared>();
 /**
  * Past this many texts a statement runs unprepared: a caller that builds many would fill every connection.
- * The hot statements take about twenty forms in all (a status change's depend on what it writes).
+ * The hot statements take a few forms each (a status change's depend on what it writes).
  */
 const MAX_PREPARED = 64;
 
 /**
- * Runs one statement, outside any transaction, as a named prepared statement: each pooled connection
- * parses and plans its text once, and every later run sends only the values. For a hot statement whose
- * text takes few forms (every value a `?` parameter, as for `em.execute`), such as the statement that
- * admits a new run (domain/runs/insertRun.ts), whose plan costs PostgreSQL more than its run. Its errors
- * are MikroORM's, as `em.execute` throws them (a unique violation is a `UniqueConstraintViolationException`).
+ * Runs one statement as a named prepared statement on a pooled connection: each connection parses and
+ * plans its text once, and every later run sends only the values, past MikroORM's and knex's query layers.
+ * For a hot statement whose text takes few forms (every value a `?` parameter, as for `em.execute`): the
+ * statement that admits a new run (domain/runs/insertRun.ts), whose plan costs PostgreSQL more than its
+ * run, and a run's status changes, steps and turns, whose query layers cost the worker more CPU than
+ * PostgreSQL spends on them (bench/README.md, the soak section). Inside the caller's transaction it runs
+ * there, as `em.execute` (a pooled connection would commit apart from it). Its errors are MikroORM's, as
+ * `em.execute` throws them (a unique violation is a `UniqueConstraintViolationException`).
  */
 export async function executePrepared<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  if (em.getTransactionContext()) return em.execute<T[]>(sql, params);
   let statement = prepared.get(sql);
   if (!statement) {
     if (prepared.size >= MAX_PREPARED) return em.execute<T[]>(sql, params);
@@ -34,16 +38,4 @@ export async function executePrepared<T>(em: EntityManager, sql: string, params:
   } catch (err) {
     throw em.getDriver().convertException(err as Error);
   }
-}
-
-/**
- * One statement of a run's hot path (its status changes, steps and turns: domain/runs): in the caller's
- * transaction when there is one, else as {@link executePrepared}. A run's worker side makes several such
- * statements per run, and MikroORM's and knex's query layers cost the worker more CPU than PostgreSQL
- * spends on them (bench/README.md, the soak section).
- */
-export function executeStatement<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  const tx = em.getTransactionContext();
-  if (tx) return em.getConnection().execute<T[]>(sql, params, 'all', tx);
-  return executePrepared<T>(em, sql, params);
 }

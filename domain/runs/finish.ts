@@ -3,7 +3,7 @@ import { TERMINAL_STATUSES as TERMINAL, type RunStatus } from '../../workflows/m
 import type { TransitionPatch } from '../../workflows/activityTypes';
 import type { ModelRegistry } from '../models/registry';
 import { settlementOf, settlementWithinHold } from '../billing/charge';
-import { executeStatement } from '../../db/preparedStatement';
+import { executePrepared } from '../../db/preparedStatement';
 import { writeStatus, type StatusRow } from './statusWrites';
 
 /**
@@ -55,7 +55,7 @@ async function readSettling(
   runId: string,
   lock: 'for update' | '',
 ): Promise<SettlingRow | undefined> {
-  const [run] = await executeStatement<SettlingRow>(
+  const [run] = await executePrepared<SettlingRow>(
     em,
     `select id, workspace_id as "workspaceId", api_key_id as "apiKeyId", agent_id as "agentId",
             agent_version as "agentVersion", status, held_micros::float8 as "heldMicros", started_at as "startedAt",

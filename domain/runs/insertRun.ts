@@ -69,10 +69,8 @@ export async function insertRun(
             }
             return admitted;
           })
-        : // Outside a caller's transaction the statement stands alone: prepared once per connection.
-          em.isInTransaction()
-          ? (await em.execute<AdmitRow[]>(statement.sql, statement.params))[0]
-          : (await executePrepared<AdmitRow>(em, statement.sql, statement.params))[0];
+        : // The statement alone: prepared once per connection (in the caller's transaction when there is one).
+          (await executePrepared<AdmitRow>(em, statement.sql, statement.params))[0];
     if (row.inserted) return true;
     if (!row.agent_current) return false;
     const balance = Number(row.balance);

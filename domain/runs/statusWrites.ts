@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TERMINAL_STATUSES as TERMINAL } from '../../workflows/messages';
 import type { TransitionPatch } from '../../workflows/activityTypes';
-import { executeStatement } from '../../db/preparedStatement';
+import { executePrepared } from '../../db/preparedStatement';
 import { settlementWrites, type Settlement } from '../billing/charge';
 import { RUN_EVENTS_CHANNEL } from './events';
 import { isoSql } from './isoSql';
@@ -132,7 +132,7 @@ export async function writeStatus(
     );
   }
 
-  const rows = await executeStatement<StatusRow & { changed: boolean; settled: boolean }>(
+  const rows = await executePrepared<StatusRow & { changed: boolean; settled: boolean }>(
     em,
     `with cur as (
        select r.*,

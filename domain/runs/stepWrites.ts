@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { StepStatus, StepType } from '../../db/entities/RunStep';
-import { executeStatement } from '../../db/preparedStatement';
+import { executePrepared } from '../../db/preparedStatement';
 import { RUN_EVENTS_CHANNEL } from './events';
 import { isoSql } from './isoSql';
 
@@ -37,7 +37,7 @@ export async function writeStep(
   tokens?: TurnTokens,
 ): Promise<void> {
   const { ctes, sql, params } = stepStatement({ runId, index, type, status, detail, tokens });
-  await executeStatement(em, `with ${ctes} ${sql}`, params);
+  await executePrepared(em, `with ${ctes} ${sql}`, params);
 }
 
 export interface StepWrite {

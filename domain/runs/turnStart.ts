@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executeStatement } from '../../db/preparedStatement';
+import { executePrepared } from '../../db/preparedStatement';
 import type { ModelTurnRequest } from '../../workflows/activityTypes';
 import type { ChatMessage } from '../../workflows/agentTurn';
 import { TERMINAL_STATUSES as TERMINAL, type RunStatus } from '../../workflows/messages';
@@ -51,7 +51,7 @@ export async function startTurn(
   index: number,
   at: number,
 ): Promise<StartedTurn> {
-  const [row] = await executeStatement<TurnRow>(
+  const [row] = await executePrepared<TurnRow>(
     em,
     `select r.id, r.workspace_id as "workspaceId", r.api_key_id as "apiKeyId", r.agent_id as "agentId",
             r.agent_version as "agentVersion", r.status, r.input, r.held_micros::float8 as "heldMicros",
@@ -92,7 +92,7 @@ export async function startTurn(
   }
   const hold = holdWrites(row, target, new Date());
   const written = stepStatement({ ...step, when: hold.raised });
-  const applied = await executeStatement<unknown>(em, `with ${hold.sql} ${written.ctes} ${written.sql} returning 1`, [
+  const applied = await executePrepared<unknown>(em, `with ${hold.sql} ${written.ctes} ${written.sql} returning 1`, [
     ...hold.params,
     ...written.params,
   ]);

@@ -260,7 +260,7 @@ describe('a status change in one statement', () => {
   });
 
   // Outside a transaction a status change runs as a prepared statement on a pooled connection
-  // (db/preparedStatement.ts); inside one it must stay on the transaction's connection and roll back with it.
+  // (executePrepared, db/preparedStatement.ts); inside one it must stay on the transaction's connection and roll back with it.
   it('writes a change in the caller transaction, undone with it, and on its own outside one', async () => {
     // (the test before this one emptied the workspace's balance)
     await db().execute(`update workspaces set credit_balance_micros = 100000000 where id = ?`, [workspaceId]);
