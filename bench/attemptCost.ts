@@ -1,18 +1,24 @@
 /**
  * What 100 webhook attempts cost the process that sends them, with nothing else around: the floor under
- * case 5's 100-subscriber fan-out, which the worker's one main thread makes 25 at a time. A receiver in
- * a child process (as bench case 5's: reads the body, parses it, answers `ok`) on 127.0.0.1; this process
- * sends 100 POSTs of a run's announcement, 25 in flight, over keep-alive connections, in two ways:
- *   raw   `http.request` with a keep-alive agent and nothing else (the least any Node sender does);
- *   svc   `signedPost` with the worker's `CheckedConnections`, as a fan-out's first attempt sends it (the
- *         URL resolved and checked, signed, pinned to the checked address, the answer read up to 4 KiB).
- * Each fan-out of 100 is timed (first send → last answer) and the process's CPU (user + system) counted.
- * Rounds alternate between the two, warm-up rounds first. Not part of the suite; run it with
+ * case 5's 100-subscriber fan-out, which the worker's one main thread makes all at once (the bench gives
+ * its workspace 100 delivery slots). A receiver in a child process (as bench case 5's: reads the body,
+ * parses it, answers `ok`) on 127.0.0.1; this process sends 100 POSTs of a run's announcement,
+ * ATTEMPT_IN_FLIGHT at a time, over keep-alive connections, in four ways:
+ *   raw    `http.request` with a keep-alive agent and nothing else (the least any Node sender does);
+ *   svc    `signedPost` with the worker's `CheckedConnections`, as a fan-out's first attempt sends it (the
+ *          URL resolved and checked, signed, pinned to the checked address, the answer read up to 4 KiB);
+ *   raw÷2r raw, half of the 100 to a second receiver process: shorter only if one receiver's thread bounds it;
+ *   svc÷2t svc, half of the 100 sent from a worker thread: shorter only if the sender's one thread bounds it.
+ * Each fan-out of 100 is timed (first send → last answer) and this process's CPU (user + system, its
+ * threads together) counted. Rounds alternate between the ways, warm-up rounds first. Not part of the
+ * suite; run it with
  *   npx tsx bench/attemptCost.ts
- * Environment (defaults): ATTEMPT_ROUNDS=8 fan-outs measured per way, ATTEMPT_WARMUP=20 per way first.
+ * Environment (defaults): ATTEMPT_ROUNDS=8 fan-outs measured per way, ATTEMPT_WARMUP=20 per way first,
+ * ATTEMPT_IN_FLIGHT=100.
  */
 import { fork } from 'node:child_process';
 import http from 'node:http';
+import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { signedPost } from '../domain/webhooks/signedPost';
 import { CheckedConnections } from '../platform/net/safeHttp';
@@ -21,7 +27,7 @@ const num = (name: string, def: number) => (process.env[name] ? Number(process.e
 const ROUNDS = num('ATTEMPT_ROUNDS', 8);
 const WARMUP = num('ATTEMPT_WARMUP', 20);
 const SUBSCRIBERS = 100;
-const IN_FLIGHT = 25;
+const IN_FLIGHT = num('ATTEMPT_IN_FLIGHT', 100);
 
 const BODY = JSON.stringify({
   type: 'run.succeeded',
@@ -41,12 +47,15 @@ function receiver(): void {
   server.listen(0, '127.0.0.1', () => process.send!((server.address() as AddressInfo).port));
 }
 
-/** Sends SUBSCRIBERS requests, IN_FLIGHT at a time, each slot taking the next when its answer is in. */
-async function fanOut(send: (n: number) => Promise<void>): Promise<void> {
-  let next = 0;
+/**
+ * Sends requests `from` … `to` - 1 (default all SUBSCRIBERS), `inFlight` at a time, each slot taking the
+ * next when its answer is in.
+ */
+async function fanOut(send: (n: number) => Promise<void>, from = 0, to = SUBSCRIBERS, inFlight = IN_FLIGHT) {
+  let next = from;
   await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
-      while (next < SUBSCRIBERS) await send(next++);
+    Array.from({ length: Math.min(inFlight, to - from) }, async () => {
+      while (next < to) await send(next++);
     }),
   );
 }
@@ -92,26 +101,60 @@ function svcSender(port: number) {
   };
 }
 
-async function main(): Promise<void> {
+/** The second half of a fan-out: the svc way's sends from the second half on, in flight half as many. */
+const HALF = SUBSCRIBERS / 2;
+
+/** The worker thread of the svc÷2t way: sends requests HALF … SUBSCRIBERS - 1 the svc way per message. */
+function senderThread(): void {
+  let send: ((n: number) => Promise<void>) | undefined;
+  parentPort!.on('message', async (port: number) => {
+    send ??= svcSender(port);
+    await fanOut(send, HALF, SUBSCRIBERS, IN_FLIGHT / 2);
+    parentPort!.postMessage('done');
+  });
+}
+
+async function receiverProcess(): Promise<{ port: number; kill: () => void }> {
   const child = fork(__filename, ['--receiver'], { execArgv: process.execArgv });
   const port = await new Promise<number>((resolve) => child.once('message', (p) => resolve(p as number)));
-  const ways = { raw: rawSender(port), svc: svcSender(port) };
-  const measured: Record<string, { wallMs: number[]; cpuUs: number }> = {
-    raw: { wallMs: [], cpuUs: 0 },
-    svc: { wallMs: [], cpuUs: 0 },
+  return { port, kill: () => child.kill() };
+}
+
+async function main(): Promise<void> {
+  const [first, second] = [await receiverProcess(), await receiverProcess()];
+  const port = first.port;
+  // tsx's loader does not reach worker threads started from a file, so the thread registers it itself
+  const thread = new Worker(`require('tsx/cjs'); require(${JSON.stringify(__filename)});`, { eval: true });
+  const inThread = () =>
+    new Promise<void>((resolve) => {
+      thread.once('message', () => resolve());
+      thread.postMessage(port);
+    });
+  const raw = rawSender(port);
+  const rawSecond = rawSender(second.port);
+  const svc = svcSender(port);
+  const ways: Record<string, () => Promise<unknown>> = {
+    raw: () => fanOut(raw),
+    svc: () => fanOut(svc),
+    'raw÷2r': () => Promise.all([fanOut(raw, 0, HALF, IN_FLIGHT / 2), fanOut(rawSecond, HALF, SUBSCRIBERS, IN_FLIGHT / 2)]),
+    'svc÷2t': () => Promise.all([fanOut(svc, 0, HALF, IN_FLIGHT / 2), inThread()]),
   };
-  for (let i = 0; i < WARMUP; i++) for (const send of Object.values(ways)) await fanOut(send);
+  const measured: Record<string, { wallMs: number[]; cpuUs: number }> = {};
+  for (const name of Object.keys(ways)) measured[name] = { wallMs: [], cpuUs: 0 };
+  for (let i = 0; i < WARMUP; i++) for (const run of Object.values(ways)) await run();
   for (let i = 0; i < ROUNDS; i++) {
-    for (const [name, send] of Object.entries(ways)) {
+    for (const [name, run] of Object.entries(ways)) {
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
-      await fanOut(send);
+      await run();
       measured[name].wallMs.push(performance.now() - t0);
       const cpu = process.cpuUsage(cpu0);
       measured[name].cpuUs += cpu.user + cpu.system;
     }
   }
-  child.kill();
+  first.kill();
+  second.kill();
+  await thread.terminate();
   for (const [name, m] of Object.entries(measured)) {
     const wall = [...m.wallMs].sort((a, b) => a - b);
     console.log(
@@ -122,7 +165,8 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes('--receiver')) receiver();
+if (!isMainThread) senderThread();
+else if (process.argv.includes('--receiver')) receiver();
 else
   main().catch((err) => {
     console.error(err);
