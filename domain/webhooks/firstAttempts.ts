@@ -141,7 +141,9 @@ export async function makeFirstAttempts(
   try {
     // claim when deliveries wait and slots may have freed: at the start, then after each batch written
     let claimDue = true;
-    let flushedAt = 0;
+    // From the start, not from 0: a fan-out whose attempts all answer within FLUSH_EVERY_MS writes its
+    // log once, after the last, instead of once for the first answer and again for the rest.
+    let flushedAt = Date.now();
     while (errors.length === 0) {
       if (log.size > 0) {
         // while attempts go on, the log is written at most every FLUSH_EVERY_MS: more entries a statement
@@ -149,7 +151,10 @@ export async function makeFirstAttempts(
         if (holders.size > 0 && early > 0) {
           let timer: NodeJS.Timeout | undefined;
           await new Promise<void>((resolve) => {
-            wake = resolve;
+            // until then only the last attempt's end matters, not each entry (a timer apiece for a hundred)
+            wake = () => {
+              if (holders.size === 0) resolve();
+            };
             timer = setTimeout(resolve, early);
           });
           clearTimeout(timer);
