@@ -7,12 +7,16 @@
  *   SVC_SKIP_INSTALL=1 npm test -- --roots '<rootDir>/bench' --testMatch '<rootDir>/bench/cpuPerRequest.ts'
  * It uses the PostgreSQL and Temporal that `npm test` starts. Environment (defaults):
  *   CPU_REQUESTS=20000 CPU_CONNECTIONS=10 CPU_ROUNDS=3   requests per round, connections, rounds per target
- *   CPU_PROFILE=<dir>   the API process also writes V8 CPU profiles there when it stops (`--cpu-prof`; the
- *                       largest file is the main thread's; open it in Chrome DevTools or speedscope)
+ *   CPU_TARGETS=get,select,noop   what to measure; also create, start, start-durable (case 1's three shapes)
+ *   CPU_CREATES=3000    requests per round of those three (each starts a workflow)
+ *   CPU_PROFILE=<dir>   the API and bare servers also write V8 CPU profiles under <dir>/api and <dir>/baseline
+ *                       when they stop (`--cpu-prof`; the largest file is the main thread's; open it in
+ *                       Chrome DevTools or speedscope)
  * The API runs as `node --import tsx api/main.ts` (no tsx wrapper, so the pid is the server's), LOG_LEVEL
  * info, its log into .data/cpu/api.log: one access log line per request, as in production and the bench.
  * Next to the server's CPU it reports PostgreSQL's (the test cluster's postmaster and every process it
- * forked: a backend's CPU lives in its own process), since both share the machine's cores.
+ * forked: a backend's CPU lives in its own process) and the Temporal server's, since all share the machine's
+ * cores.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -31,6 +35,7 @@ const num = (name: string, def: number) => (process.env[name] ? Number(process.e
 const REQUESTS = num('CPU_REQUESTS', 20_000);
 const CONNECTIONS = num('CPU_CONNECTIONS', 10);
 const ROUNDS = num('CPU_ROUNDS', 3);
+const CREATES = num('CPU_CREATES', 3000);
 const TARGETS = new Set((process.env.CPU_TARGETS ?? 'get,select,noop').split(','));
 const TICK_US = 10_000; // USER_HZ is 100 on Linux
 const POSTMASTER_PID = path.resolve(ROOT, process.env.SVC_DATA_DIR ?? '.data/test', 'pg/postmaster.pid');
@@ -104,8 +109,14 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-/** `amount` GETs over `connections` connections; returns the statuses seen. */
-function fire(url: string, amount: number, headers?: () => Record<string, string>): Promise<Record<number, number>> {
+/** What a target sends: a GET unless `body` (a POST of it, as JSON), with per-request headers. */
+interface Shape {
+  body?: string;
+  headers?: () => Record<string, string>;
+}
+
+/** `amount` requests over `connections` connections; returns the statuses seen. */
+function fire(url: string, amount: number, { body, headers }: Shape = {}): Promise<Record<number, number>> {
   const statuses: Record<number, number> = {};
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -114,6 +125,7 @@ function fire(url: string, amount: number, headers?: () => Record<string, string
         connections: CONNECTIONS,
         amount,
         timeout: 30,
+        ...(body ? { method: 'POST' as const, body, headers: { 'content-type': 'application/json' } } : {}),
         requests: headers
           ? [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...headers() } }) }]
           : undefined,
@@ -126,29 +138,61 @@ function fire(url: string, amount: number, headers?: () => Record<string, string
   });
 }
 
-/** Warms up, then ROUNDS rounds of REQUESTS requests: the process's CPU µs per request of each round. */
-async function measure(label: string, pid: number, url: string, headers?: () => Record<string, string>) {
-  await fire(url, Math.min(REQUESTS, 5000), headers);
+/** The test environment's Temporal server (scripts/temporal.sh's pid file), whose CPU a create shares. */
+function temporalPid(): number | null {
+  const file = path.resolve(ROOT, process.env.SVC_DATA_DIR ?? '.data/test', 'temporal.pid');
+  try {
+    const pid = Number(fs.readFileSync(file, 'utf8').trim());
+    return fs.existsSync(`/proc/${pid}/stat`) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+const temporalMicros = (pid: number | null) => {
+  if (pid === null) return 0;
+  const t = readTimes(`/proc/${pid}/stat`);
+  return t.user + t.system;
+};
+
+/**
+ * Warms up, then ROUNDS rounds of `requests` requests: the process's CPU µs per request of each round, and
+ * PostgreSQL's and Temporal's in the same window.
+ */
+async function measure(label: string, pid: number, url: string, shape: Shape = {}, requests = REQUESTS) {
+  await fire(url, Math.min(requests, 5000), shape);
   const rounds: number[] = [];
   const pgRounds: number[] = [];
+  const temporalRounds: number[] = [];
+  const temporal = temporalPid();
   for (let i = 0; i < ROUNDS; i++) {
     const before = cpuMicros(pid);
     const pgBefore = postgresMicros();
+    const temporalBefore = temporalMicros(temporal);
     const t0 = Date.now();
-    const statuses = await fire(url, REQUESTS, headers);
+    const statuses = await fire(url, requests, shape);
     const after = cpuMicros(pid);
-    const pg = (postgresMicros() - pgBefore) / REQUESTS;
+    const pg = (postgresMicros() - pgBefore) / requests;
+    const tp = (temporalMicros(temporal) - temporalBefore) / requests;
     pgRounds.push(pg);
-    const user = (after.user - before.user) / REQUESTS;
-    const system = (after.system - before.system) / REQUESTS;
-    const main = (after.main - before.main) / REQUESTS;
+    temporalRounds.push(tp);
+    const user = (after.user - before.user) / requests;
+    const system = (after.system - before.system) / requests;
+    const main = (after.main - before.main) / requests;
     const us = user + system;
     rounds.push(us);
     console.log(
-      `${label}: ${us.toFixed(1)} µs CPU/request (user ${user.toFixed(1)}, system ${system.toFixed(1)}, main thread ${main.toFixed(1)}; PostgreSQL ${pg.toFixed(1)}; ${((REQUESTS * 1000) / (Date.now() - t0)).toFixed(0)}/s wall, statuses ${JSON.stringify(statuses)})`,
+      `${label}: ${us.toFixed(1)} µs CPU/request (user ${user.toFixed(1)}, system ${system.toFixed(1)}, main thread ${main.toFixed(1)}; PostgreSQL ${pg.toFixed(1)}; Temporal ${tp.toFixed(1)}; ${((requests * 1000) / (Date.now() - t0)).toFixed(0)}/s wall, statuses ${JSON.stringify(statuses)})`,
     );
   }
-  return { label, rounds, median: median(rounds), pgRounds, pgMedian: median(pgRounds) };
+  return {
+    label,
+    rounds,
+    median: median(rounds),
+    pgRounds,
+    pgMedian: median(pgRounds),
+    temporalMedian: median(temporalRounds),
+  };
 }
 
 function median(xs: number[]): number {
@@ -169,17 +213,20 @@ describe('CPU per request', () => {
     const apiPort = await freePort(4700);
     const baselinePort = await freePort(apiPort + 1);
     const profile = process.env.CPU_PROFILE;
+    const profileArgs = (name: string) =>
+      profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile, name)}`] : [];
     api = start(
       'api',
       'api/main.ts',
       { PORT: String(apiPort), HOST: '127.0.0.1', LOG_LEVEL: 'info', TEMPORAL_TASK_QUEUE: `cpu-idle-${stamp}` },
-      profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`] : [],
+      profileArgs('api'),
     );
-    baseline = start('baseline', 'bench/baseline/server.ts', {
-      PORT: String(baselinePort),
-      LOG_LEVEL: 'info',
-      BENCH_IDLE_QUEUE: `cpu-idle-${stamp}`,
-    });
+    baseline = start(
+      'baseline',
+      'bench/baseline/server.ts',
+      { PORT: String(baselinePort), LOG_LEVEL: 'info', BENCH_IDLE_QUEUE: `cpu-idle-${stamp}` },
+      profileArgs('baseline'),
+    );
     apiUrl = `http://127.0.0.1:${apiPort}`;
     baselineUrl = `http://127.0.0.1:${baselinePort}`;
     await Promise.all([waitOk(`${apiUrl}/healthz`, api), waitOk(`${baselineUrl}/noop`, baseline)]);
@@ -197,30 +244,41 @@ describe('CPU per request', () => {
   it('measures', async () => {
     const ws = await createWorkspace(apiUrl, orm);
     const pool = new KeyPool(orm, ws.id);
-    await pool.ensure((ROUNDS + 1) * REQUESTS + 10);
+    // keys enough (each for 1,000 requests) that the per-key rate limit never answers 429
+    await pool.ensure(
+      (ROUNDS + 1) * ((TARGETS.has('get') ? REQUESTS : 0) + (TARGETS.has('create') ? CREATES : 0)) + 10,
+    );
     const agentId = await createAgent(apiUrl, pool.next());
     // no worker polls the API's task queue: the run stays queued, its view is read all the same
     const run = await expectStatus(201, `${apiUrl}/v1/runs`, {
       headers: { authorization: pool.next() },
       json: { agentId, input: { text: 'read me' } },
     });
+    // Case 1's three shapes: a create, and the bare routes making the same workflow start (after the run's
+    // one durable commit for start-durable), each on a task queue no worker polls.
+    const body = JSON.stringify({ agentId, input: { text: 'hello' } });
+    const key = () => ({ authorization: pool.next() });
+    const targets: Record<string, () => ReturnType<typeof measure>> = {
+      get: () => measure('GET /v1/runs/{id}', api.pid!, `${apiUrl}/v1/runs/${run.id}`, { headers: key }),
+      select: () => measure('bare select /runs/:id', baseline.pid!, `${baselineUrl}/runs/${run.id}`),
+      noop: () => measure('bare /noop', baseline.pid!, `${baselineUrl}/noop`),
+      create: () => measure('POST /v1/runs', api.pid!, `${apiUrl}/v1/runs`, { body, headers: key }, CREATES),
+      start: () => measure('bare POST /start', baseline.pid!, `${baselineUrl}/start`, { body }, CREATES),
+      'start-durable': () =>
+        measure('bare POST /start-durable', baseline.pid!, `${baselineUrl}/start-durable`, { body }, CREATES),
+    };
     const results = [];
-    if (TARGETS.has('get')) {
-      results.push(
-        await measure('GET /v1/runs/{id}', api.pid!, `${apiUrl}/v1/runs/${run.id}`, () => ({
-          authorization: pool.next(),
-        })),
-      );
+    // in the order CPU_TARGETS names them
+    for (const target of TARGETS) {
+      if (!targets[target]) throw new Error(`CPU_TARGETS: no target ${target}`);
+      results.push(await targets[target]());
     }
-    if (TARGETS.has('select')) {
-      results.push(await measure('bare select /runs/:id', baseline.pid!, `${baselineUrl}/runs/${run.id}`));
-    }
-    if (TARGETS.has('noop')) results.push(await measure('bare /noop', baseline.pid!, `${baselineUrl}/noop`));
     console.log(
       results
         .map(
           (r) =>
-            `${r.label}: median ${r.median.toFixed(1)} µs CPU/request, PostgreSQL ${r.pgMedian.toFixed(1)} ` +
+            `${r.label}: median ${r.median.toFixed(1)} µs CPU/request, PostgreSQL ${r.pgMedian.toFixed(1)}, ` +
+            `Temporal ${r.temporalMedian.toFixed(1)} ` +
             `(rounds ${r.rounds.map((x) => x.toFixed(1)).join(', ')}; PostgreSQL ${r.pgRounds.map((x) => x.toFixed(1)).join(', ')})`,
         )
         .join('\n'),
