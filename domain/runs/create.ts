@@ -145,7 +145,7 @@ async function insertFor(
   } catch {
     if (await giveUp(deps, em, run, start)) throw errors.unavailable('Temporal');
   }
-  return { run, created: true };
+  return { run, created: true, shown };
 }
 
 function startCall(deps: CreateRunDeps, run: Run): OutboxCall {
