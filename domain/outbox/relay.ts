@@ -1,5 +1,6 @@
 import { errors } from '../errors';
-import { DoneMarks } from './doneMarks';
+import { DoneMarks, MARK_DONE } from './doneMarks';
+import { executePrepared } from '../../db/preparedStatement';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { OutboxEntry, type OutboxCall } from '../../db/entities/OutboxEntry';
@@ -194,7 +195,7 @@ export async function sweepOutbox(
       );
       throw err;
     }
-    await conn.execute(`update outbox set done_at = now(), lease_until = null where id = ?`, [row.id]);
+    await executePrepared(em, MARK_DONE, [[row.id], [row.id]]);
     made++;
   }
   return made;

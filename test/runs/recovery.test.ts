@@ -97,6 +97,14 @@ describe('recovery', () => {
     return run;
   }
 
+  /** The outbox rows of a run: their kind and whether they are marked done. */
+  async function outboxRows(runId: string): Promise<Array<{ kind: string; done: boolean }>> {
+    return h.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select kind, done_at is not null as done from outbox where run_id = ? order by created_at`, [runId]);
+  }
+
   describe('with a worker', () => {
     let worker: RunningWorker;
     beforeAll(async () => {
@@ -143,6 +151,19 @@ describe('recovery', () => {
       await expect(describe).rejects.toThrow(/not found/i);
       // the run that was started is not started again
       expect(await sweepQueuedRuns({ orm: h.orm, temporal: h.temporal, config: h.config }, 15)).toBe(0);
+      // its start's row is gone once made (a start has no key a retry looks up); the young one's waits
+      expect(await outboxRows(old.id)).toEqual([]);
+      expect(await outboxRows(young.id)).toEqual([{ kind: 'start_run', done: false }]);
+    }, 60_000);
+
+    it("a create's start leaves no outbox row once it is made", async () => {
+      const run = await createRun(h, auth, { agentId, input: { script: [{ final: { marked: true } }] } });
+      // the mark is written in a batch a moment after the start (domain/outbox/doneMarks.ts)
+      const deadline = Date.now() + 5_000;
+      while ((await outboxRows(run.id)).length > 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(await outboxRows(run.id)).toEqual([]);
+      expect((await waitForStatus(h, auth, run.id, 'succeeded')).output).toEqual({ marked: true });
     }, 60_000);
 
     it('delivers an answer whose request died after committing it, and a retry of it gets the same 202', async () => {
@@ -172,6 +193,8 @@ describe('recovery', () => {
       });
       expect(retry.status).toBe(202);
       expect((await retry.json()).status).toBe('succeeded');
+      // an answer's row stays, marked done: the retry above found its first answer by its key
+      expect(await outboxRows(run.id)).toContainEqual({ kind: 'signal_run', done: true });
     }, 60_000);
 
     it('fails, charges and announces a run whose workflow was terminated behind its back', async () => {
