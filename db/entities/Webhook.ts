@@ -141,12 +141,11 @@ export const WebhookDeliverySchema = new EntitySchema<WebhookDelivery, BaseEntit
   class: WebhookDelivery,
   extends: 'BaseEntity',
   tableName: 'webhook_deliveries',
-  // One delivery per (subscription, event): a retried fan-out never sends an event twice.
-  uniques: [{ name: 'webhook_deliveries_event_unique', properties: ['subscriptionId', 'runId', 'type', 'eventKey'] }],
+  // One delivery per (subscription, event): a retried fan-out never sends an event twice. Led by the event,
+  // it is also how a fan-out finds an event's deliveries on every try.
+  uniques: [{ name: 'webhook_deliveries_event_unique', properties: ['runId', 'type', 'eventKey', 'subscriptionId'] }],
   indexes: [
     keysetIndex('webhook_deliveries_subscription_created_index', 'webhook_deliveries', 'subscription_id'),
-    // An event's deliveries, which a fan-out looks up on every try (the unique index leads with the subscription).
-    { name: 'webhook_deliveries_run_index', properties: ['runId', 'type', 'eventKey'] },
     // Counts a workspace's deliveries in flight on every slot claim.
     {
       name: 'webhook_deliveries_slot_index',
