@@ -8,16 +8,21 @@
  *   svc    `signedPost` with the worker's `CheckedConnections`, as a fan-out's first attempt sends it (the
  *          URL resolved and checked, signed, pinned to the checked address, the answer read up to 4 KiB);
  *   raw÷2r raw, half of the 100 to a second receiver process: shorter only if one receiver's thread bounds it;
- *   svc÷2t svc, half of the 100 sent from a worker thread: shorter only if the sender's one thread bounds it.
+ *   svc÷2t svc, half of the 100 sent from a worker thread: shorter only if the sender's one thread bounds it;
+ *   sock   the floor of any sender: the request svc sends (its headers, signed) written whole to one of 100
+ *          open sockets, its answer read until its Content-Length is in; no agent, no guard, no timer.
  * Each fan-out of 100 is timed (first send → last answer) and this process's CPU (user + system, its
- * threads together) counted. Rounds alternate between the ways, warm-up rounds first. Not part of the
+ * threads together) counted, and the first receiver's (/proc), which every way but raw÷2r sends all to. Rounds alternate between the ways, warm-up rounds first. Not part of the
  * suite; run it with
  *   npx tsx bench/attemptCost.ts
  * Environment (defaults): ATTEMPT_ROUNDS=8 fan-outs measured per way, ATTEMPT_WARMUP=20 per way first,
  * ATTEMPT_IN_FLIGHT=100.
  */
 import { fork } from 'node:child_process';
+import { createHmac, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { signedPost } from '../domain/webhooks/signedPost';
@@ -101,6 +106,51 @@ function svcSender(port: number) {
   };
 }
 
+/** The sock way: `SUBSCRIBERS` open sockets, request n written whole to socket n. */
+async function socketSender(port: number) {
+  const sockets = await Promise.all(
+    Array.from(
+      { length: SUBSCRIBERS },
+      () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const socket = net.connect(port, '127.0.0.1', () => resolve(socket.setNoDelay(true)));
+          socket.once('error', reject);
+        }),
+    ),
+  );
+  const length = Buffer.byteLength(BODY);
+  const send = (n: number) =>
+    new Promise<void>((resolve) => {
+      const socket = sockets[n];
+      const t = Math.floor(Date.now() / 1000);
+      const v1 = createHmac('sha256', 'bench-secret-0123456789').update(`${t}.${BODY}`).digest('hex');
+      let answer = '';
+      const onData = (chunk: Buffer) => {
+        answer += chunk.toString('latin1');
+        const end = answer.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const size = Number(/content-length: *(\d+)/i.exec(answer.slice(0, end))?.[1] ?? 0);
+        if (answer.length < end + 4 + size) return;
+        socket.off('data', onData);
+        resolve();
+      };
+      socket.on('data', onData);
+      socket.write(
+        `POST /hook/${n} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+          `User-Agent: svc-webhooks/1\r\nX-SVC-Signature: t=${t},v1=${v1}\r\nX-SVC-Delivery: ${randomUUID()}\r\n` +
+          `X-SVC-Attempt: 1\r\nContent-Length: ${length}\r\nConnection: keep-alive\r\n\r\n${BODY}`,
+      );
+    });
+  return { send, close: () => sockets.forEach((s) => s.destroy()) };
+}
+
+/** A process's CPU time so far (user + system, µs), from /proc. */
+function processCpuUs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000; // USER_HZ is 100 on Linux
+}
+
 /**
  * The split ways send requests 0 … HALF - 1 one way and HALF … SUBSCRIBERS - 1 the other, each half with
  * half of IN_FLIGHT.
@@ -119,10 +169,10 @@ function senderThread(): void {
   });
 }
 
-async function receiverProcess(): Promise<{ port: number; kill: () => void }> {
+async function receiverProcess(): Promise<{ port: number; pid: number; kill: () => void }> {
   const child = fork(__filename, ['--receiver'], { execArgv: process.execArgv });
   const port = await new Promise<number>((resolve) => child.once('message', (p) => resolve(p as number)));
-  return { port, kill: () => child.kill() };
+  return { port, pid: child.pid!, kill: () => child.kill() };
 }
 
 async function main(): Promise<void> {
@@ -138,25 +188,30 @@ async function main(): Promise<void> {
   const raw = rawSender(port);
   const rawSecond = rawSender(second.port);
   const svc = svcSender(port);
+  const sock = await socketSender(port);
   const ways: Record<string, () => Promise<unknown>> = {
     raw: () => fanOut(raw),
     svc: () => fanOut(svc),
     'raw÷2r': () => Promise.all([firstHalf(raw), secondHalf(rawSecond)]),
     'svc÷2t': () => Promise.all([firstHalf(svc), inThread()]),
+    sock: () => fanOut(sock.send),
   };
-  const measured: Record<string, { wallMs: number[]; cpuUs: number }> = {};
-  for (const name of Object.keys(ways)) measured[name] = { wallMs: [], cpuUs: 0 };
+  const measured: Record<string, { wallMs: number[]; cpuUs: number; receiverUs: number }> = {};
+  for (const name of Object.keys(ways)) measured[name] = { wallMs: [], cpuUs: 0, receiverUs: 0 };
   for (let i = 0; i < WARMUP; i++) for (const run of Object.values(ways)) await run();
   for (let i = 0; i < ROUNDS; i++) {
     for (const [name, run] of Object.entries(ways)) {
       const cpu0 = process.cpuUsage();
+      const receiver0 = processCpuUs(first.pid);
       const t0 = performance.now();
       await run();
       measured[name].wallMs.push(performance.now() - t0);
       const cpu = process.cpuUsage(cpu0);
       measured[name].cpuUs += cpu.user + cpu.system;
+      measured[name].receiverUs += processCpuUs(first.pid) - receiver0;
     }
   }
+  sock.close();
   first.kill();
   second.kill();
   await thread.terminate();
@@ -165,7 +220,8 @@ async function main(): Promise<void> {
     console.log(
       `${name}: ${SUBSCRIBERS} attempts, ${IN_FLIGHT} in flight: wall p50 ${wall[Math.floor(wall.length / 2)].toFixed(1)} ms ` +
         `(min ${wall[0].toFixed(1)}, max ${wall[wall.length - 1].toFixed(1)}), ` +
-        `CPU ${(m.cpuUs / ROUNDS / 1000).toFixed(1)} ms a fan-out, ${Math.round(m.cpuUs / ROUNDS / SUBSCRIBERS)} µs an attempt`,
+        `CPU ${(m.cpuUs / ROUNDS / 1000).toFixed(1)} ms a fan-out, ${Math.round(m.cpuUs / ROUNDS / SUBSCRIBERS)} µs an attempt; ` +
+        `the first receiver ${Math.round(m.receiverUs / ROUNDS / SUBSCRIBERS)} µs an attempt (in ticks of 10 ms: a rough sum)`,
     );
   }
 }
