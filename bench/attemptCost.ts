@@ -20,13 +20,13 @@
  */
 import { fork } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { signedPost } from '../domain/webhooks/signedPost';
 import { CheckedConnections } from '../platform/net/safeHttp';
+import { statTimes } from './lib/cpu';
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
 const ROUNDS = num('ATTEMPT_ROUNDS', 8);
@@ -146,9 +146,8 @@ async function socketSender(port: number) {
 
 /** A process's CPU time so far (user + system, µs), from /proc. */
 function processCpuUs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000; // USER_HZ is 100 on Linux
+  const { user, system } = statTimes(`/proc/${pid}/stat`);
+  return user + system;
 }
 
 /**

@@ -26,6 +26,7 @@ import autocannon from 'autocannon';
 import { loadConfig } from '../platform/config';
 import { initOrm, type Orm } from '../db/orm';
 import { createAgent, createWorkspace, KeyPool } from './lib/accounts';
+import { readPid, statTimes } from './lib/cpu';
 import { expectStatus } from './lib/http';
 import { freePort } from './lib/ports';
 
@@ -38,14 +39,8 @@ const ROUNDS = num('CPU_ROUNDS', 3);
 const CREATES = num('CPU_CREATES', 3000);
 const TARGETS = new Set((process.env.CPU_TARGETS ?? 'get,select,noop').split(','));
 const TICK_US = 10_000; // USER_HZ is 100 on Linux
-const POSTMASTER_PID = path.resolve(ROOT, process.env.SVC_DATA_DIR ?? '.data/test', 'pg/postmaster.pid');
-
-/** utime and stime in microseconds (fields 14 and 15 of a /proc stat file). */
-function readTimes(file: string): { user: number; system: number } {
-  const stat = fs.readFileSync(file, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: Number(fields[11]) * TICK_US, system: Number(fields[12]) * TICK_US };
-}
+const DATA_DIR = path.resolve(ROOT, process.env.SVC_DATA_DIR ?? '.data/test');
+const POSTMASTER_PID = path.resolve(DATA_DIR, 'pg/postmaster.pid');
 
 /**
  * The test cluster's CPU time (µs): the postmaster's, its children's (backends, background workers), and
@@ -72,8 +67,8 @@ function postgresMicros(): number {
 
 /** A process's CPU time, all its threads, and of its main (JavaScript) thread alone. */
 function cpuMicros(pid: number): { user: number; system: number; main: number } {
-  const main = readTimes(`/proc/${pid}/task/${pid}/stat`);
-  return { ...readTimes(`/proc/${pid}/stat`), main: main.user + main.system };
+  const main = statTimes(`/proc/${pid}/task/${pid}/stat`);
+  return { ...statTimes(`/proc/${pid}/stat`), main: main.user + main.system };
 }
 
 function start(name: string, script: string, env: Record<string, string>, extraArgs: string[] = []): ChildProcess {
@@ -139,19 +134,14 @@ function fire(url: string, amount: number, { body, headers }: Shape = {}): Promi
 }
 
 /** The test environment's Temporal server (scripts/temporal.sh's pid file), whose CPU a create shares. */
-function temporalPid(): number | null {
-  const file = path.resolve(ROOT, process.env.SVC_DATA_DIR ?? '.data/test', 'temporal.pid');
-  try {
-    const pid = Number(fs.readFileSync(file, 'utf8').trim());
-    return fs.existsSync(`/proc/${pid}/stat`) ? pid : null;
-  } catch {
-    return null;
-  }
+function temporalPid(): number | undefined {
+  const pid = readPid(path.resolve(DATA_DIR, 'temporal.pid'));
+  return pid !== undefined && fs.existsSync(`/proc/${pid}/stat`) ? pid : undefined;
 }
 
-const temporalMicros = (pid: number | null) => {
-  if (pid === null) return 0;
-  const t = readTimes(`/proc/${pid}/stat`);
+const temporalMicros = (pid: number | undefined) => {
+  if (pid === undefined) return 0;
+  const t = statTimes(`/proc/${pid}/stat`);
   return t.user + t.system;
 };
 

@@ -16,13 +16,22 @@ export interface CpuSample {
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-function readPid(file: string): number | undefined {
+/** The pid in the first line of a pid file, if any. */
+export function readPid(file: string): number | undefined {
   try {
     const pid = Number(fs.readFileSync(file, 'utf8').split('\n')[0].trim());
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** utime and stime in microseconds of a /proc stat file (a process's, or one thread's under task/). */
+export function statTimes(file: string): { user: number; system: number } {
+  // the command name may contain spaces; the fields after its closing parenthesis are fixed
+  const stat = fs.readFileSync(file, 'utf8');
+  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(rest[11]) * TICK_MS * 1000, system: Number(rest[12]) * TICK_MS * 1000 };
 }
 
 /** Total busy CPU time of the machine (ms), from the first line of /proc/stat. */

@@ -2,11 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { executePrepared } from '../../db/preparedStatement';
 
 /**
- * What marks relayed rows done (an array of their ids, twice: the statement's two parameters; prepared,
- * executePrepared). A row without a dedupe
- * key is deleted: nothing reads it once its call is made, and a delete writes no new row version or index
- * entries (an update of `done_at` moves the row out of the pending index, so it writes both). A row with
- * one stays a week marked done: a retried answer finds its first row by its key (answerGate).
+ * What marks relayed rows done (an array of their ids, twice: the statement's two parameters; run through
+ * executePrepared). A row without a dedupe key is deleted: nothing reads it once its call is made, and a
+ * delete writes no new row version or index entries (an update of `done_at` moves the row out of the
+ * pending index, so it writes both). A row with one stays a week marked done: a retried answer finds its
+ * first row by its key (answerGate).
  *
  * Its commit does not wait for the WAL flush (`synchronous_commit` off for this transaction alone): a mark
  * lost in a database crash costs one repeated, idempotent call, as one lost with its process does, and
@@ -25,8 +25,8 @@ export const MARK_DONE = `with quiet as (select set_config('synchronous_commit',
  * own cost, not its rows', is most of what a mark costs PostgreSQL). The mark only spares the sweep a
  * call: every call is idempotent (domain/outbox/relay.ts), so a mark lost with its process (a crash
  * within the batch's 100 ms) costs one repeated call when the row's 30 s lease runs out, never a lost or
- * doubled effect. Rows of different databases (two ORMs in one process,
- * as in the tests) are marked through their own connections.
+ * doubled effect. Rows of different databases (two ORMs in one process, as in the tests) are marked
+ * through their own connections.
  */
 export class DoneMarks {
   /** By the database driver of the ORM the rows belong to. */

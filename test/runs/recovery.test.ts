@@ -16,6 +16,7 @@ import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startReceiver, until } from '../helpers/receiver';
+import { pollUntil } from '../helpers/poll';
 import { startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
 
 /**
@@ -159,10 +160,13 @@ describe('recovery', () => {
     it("a create's start leaves no outbox row once it is made", async () => {
       const run = await createRun(h, auth, { agentId, input: { script: [{ final: { marked: true } }] } });
       // the mark is written in a batch a moment after the start (domain/outbox/doneMarks.ts)
-      const deadline = Date.now() + 5_000;
-      while ((await outboxRows(run.id)).length > 0 && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 50));
-      expect(await outboxRows(run.id)).toEqual([]);
+      expect(
+        await pollUntil(
+          5_000,
+          () => outboxRows(run.id),
+          (rows) => rows.length === 0,
+        ),
+      ).toEqual([]);
       expect((await waitForStatus(h, auth, run.id, 'succeeded')).output).toEqual({ marked: true });
     }, 60_000);
 
