@@ -68,7 +68,7 @@ export async function listSavedTables(
   return { savedTables: items.map(presentSavedTable), nextCursor };
 }
 
-/** Starts a refresh now (or joins the one running). Throws `not_found`, 503 when Temporal does not answer. */
+/** Starts a refresh now (or has the one running read once more). Throws `not_found`, 503 when Temporal does not answer. */
 export async function refreshNow(
   em: EntityManager,
   deps: SavedTableDeps,

@@ -1,22 +1,46 @@
-import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import {
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  type Client,
+} from '@temporalio/client';
 import type { Config } from '../../platform/config';
-import { savedTableWorkflowId, type savedTableRefreshWorkflow } from '../../workflows/savedTableRefresh';
+import {
+  refreshAgainSignal,
+  savedTableWorkflowId,
+  type savedTableRefreshWorkflow,
+} from '../../workflows/savedTableRefresh';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 
 type Table = { id: string; workspaceId: string };
 
 /**
- * Starts a refresh (`saved-table-<id>`, tagged with the workspace for Temporal UI filters); while one
- * runs, a second request joins it rather than starting another.
+ * Starts a refresh (`saved-table-<id>`, tagged with the workspace for Temporal UI filters). While one
+ * runs, the request signals it to read once more when done: joining it alone would answer a request
+ * made after its read with rows read before. A refresh ending between the two calls is why they loop.
  */
 export async function startRefresh(client: Client, config: Config['temporal'], table: Table): Promise<void> {
-  await client.workflow.start<typeof savedTableRefreshWorkflow>('savedTableRefreshWorkflow', {
-    workflowId: savedTableWorkflowId(table.id),
-    taskQueue: config.taskQueue,
-    args: [table.id],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    typedSearchAttributes: [{ key: SvcWorkspaceId, value: table.workspaceId }],
-  });
+  const workflowId = savedTableWorkflowId(table.id);
+  for (let tries = 1; ; tries++) {
+    try {
+      await client.workflow.start<typeof savedTableRefreshWorkflow>('savedTableRefreshWorkflow', {
+        workflowId,
+        taskQueue: config.taskQueue,
+        args: [table.id],
+        typedSearchAttributes: [{ key: SvcWorkspaceId, value: table.workspaceId }],
+      });
+      return;
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+    try {
+      await client.workflow.getHandle(workflowId).signal(refreshAgainSignal);
+      return;
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError) || tries === 3) throw err;
+    }
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ScheduleNotFoundError } from '@temporalio/client';
+import { Client } from 'pg';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import type { Harness } from '../helpers/harness';
@@ -139,6 +140,58 @@ describe('saved tables', () => {
 
     const { savedTables } = await ok(call('GET', '/v1/saved-tables', reader), 200);
     expect(savedTables.map((t: { id: string }) => t.id)).toContain(created.id);
+  });
+
+  it('reads the source again for a refresh asked while one runs: the rows are read after the request', async () => {
+    // A table of its own in the sample: the shared customers stay as other files expect them.
+    const table = `refresh_probe_${Date.now()}`;
+    const sampleUrl = new URL(h.config.databaseUrl);
+    sampleUrl.pathname = `/${db.database}`;
+    const sample = new Client({ connectionString: sampleUrl.href });
+    const service = new Client({ connectionString: h.config.databaseUrl });
+    await Promise.all([sample.connect(), service.connect()]);
+    try {
+      await sample.query(`create table ${table} (id int primary key)`);
+      await sample.query(`insert into ${table} values (1)`);
+      await sample.query(`grant select on ${table} to ${db.user}`);
+      const created = await ok(
+        call('POST', '/v1/saved-tables', manager, {
+          name: 'Probe',
+          dataSourceId: sourceId,
+          read: { object: table, columns: ['id'], orderBy: [{ column: 'id' }] },
+        }),
+        201,
+      );
+      await waitFor(created.id, (t) => t.status === 'ok' && t.rowCount === 1);
+
+      // Hold the refresh between its read and its write: it has read one row when the second request comes.
+      await service.query('begin');
+      await service.query('select id from saved_tables where id = $1 for update', [created.id]);
+      await ok(call('POST', `/v1/saved-tables/${created.id}/refresh`, manager), 202);
+      const holder = (await service.query('select pg_backend_pid() as pid')).rows[0].pid;
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const { rowCount } = await service.query(
+          'select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
+          [holder],
+        );
+        if (rowCount) break;
+        if (Date.now() > deadline) throw new Error('the refresh never reached its write');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await sample.query(`insert into ${table} values (2)`);
+      await ok(call('POST', `/v1/saved-tables/${created.id}/refresh`, manager), 202);
+      await service.query('rollback');
+
+      const after = await waitFor(created.id, (t) => t.status === 'ok' && t.rowCount === 2);
+      expect(after.error).toBeNull();
+      const rows = await ok(call('GET', `/v1/saved-tables/${created.id}/rows`, reader), 200);
+      expect(rows.rows).toEqual([{ id: 1 }, { id: 2 }]);
+    } finally {
+      await service.query('rollback').catch(() => undefined);
+      await sample.query(`drop table if exists ${table}`);
+      await Promise.all([sample.end(), service.end()]);
+    }
   });
 
   it('records an outage of the source as an error and keeps the previous rows', async () => {

@@ -75,7 +75,7 @@ export function savedTableRoutes(deps: SavedTableDeps): RouteDef[] {
     defineRoute<undefined, undefined, IdParams>({
       method: 'POST',
       path: '/v1/saved-tables/:id/refresh',
-      summary: 'Refresh now (the workflow saved-table-<id>); joins a refresh already running',
+      summary: 'Refresh now (the workflow saved-table-<id>); one already running reads once more',
       tag: 'saved-tables',
       access: read,
       params: idParams,
