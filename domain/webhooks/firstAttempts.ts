@@ -33,6 +33,18 @@ export class Limiter {
  */
 const FLUSH_EVERY_MS = 20;
 
+/**
+ * How many attempts are set up at a time. Node writes a request to its socket from a process.nextTick
+ * callback (the agent's), which runs only once every promise job queued before it has: a hundred
+ * attempts started in one go reach the wire together, after the last one is built, and their receivers
+ * wait for all of them. Awaiting a tick every few lets those callbacks write the requests built so far,
+ * and receivers start on them while the rest are built. A tick, not an event-loop turn: the answers
+ * already in wait until every request is out (bench/README.md, the fan-out's start).
+ */
+const START_BATCH = 8;
+
+const nextTick = () => new Promise<void>((resolve) => process.nextTick(resolve));
+
 type FirstOutcome = 'succeeded' | 'gone' | 'retry' | 'queued';
 
 type Target = DeliveryTarget;
@@ -124,6 +136,12 @@ export async function makeFirstAttempts(
     });
     holders.add(p);
   };
+  const holdAll = async (ids: string[]) => {
+    for (let i = 0; i < ids.length; i++) {
+      if (i > 0 && i % START_BATCH === 0) await nextTick();
+      hold(targets.get(ids[i])!);
+    }
+  };
   const claim = async () => {
     // out of `pending` while the claim runs, so a slot passed on meanwhile cannot take one of them too
     const ask = pending.splice(0, Math.max(0, workspaceSlots - holders.size));
@@ -134,11 +152,11 @@ export async function makeFirstAttempts(
       outcome.set(id, 'gone');
       log.add(id, 'gone');
     }
-    for (const id of claimed) hold(targets.get(id)!);
+    await holdAll(claimed);
   };
 
-  for (const id of preclaimed) hold(targets.get(id)!);
   try {
+    await holdAll(preclaimed);
     // claim when deliveries wait and slots may have freed: at the start, then after each batch written
     let claimDue = true;
     // From the start, not from 0: a fan-out whose attempts all answer within FLUSH_EVERY_MS writes its
