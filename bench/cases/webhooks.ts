@@ -55,6 +55,8 @@ interface LevelResult {
   firstAttempt: { n: number; p50: number; p99: number; max: number } | null;
   /** Per run, the first and the last of its subscribers' first attempts (the same delays): p50 over runs, and the slowest. */
   spread: { firstP50: number; lastP50: number; lastMax: number } | null;
+  /** Each run's last arrival, in the order the runs went: which fan-outs make the tail. */
+  lastByRun: number[];
 }
 
 /** Waits until each of `subscribers` (receiver numbers 0…n-1) has the run's first attempt. */
@@ -176,6 +178,7 @@ async function measure(ctx: BenchContext, receivers: Receivers): Promise<CaseRes
       spread: sortedL.length
         ? { firstP50: percentile(sortedF, 50), lastP50: percentile(sortedL, 50), lastMax: sortedL[sortedL.length - 1] }
         : null,
+      lastByRun: lasts,
     });
     console.error(`  webhooks: ${level.subscribers} subscribers done`);
   }
