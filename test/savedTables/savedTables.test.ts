@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import type { Harness } from '../helpers/harness';
+import { pollUntil } from '../helpers/poll';
 import { error, ok } from '../helpers/responses';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { samplePostgres, type SampleDatabase } from '../helpers/sampleSources';
@@ -169,16 +170,14 @@ describe('saved tables', () => {
       await service.query('select id from saved_tables where id = $1 for update', [created.id]);
       await ok(call('POST', `/v1/saved-tables/${created.id}/refresh`, manager), 202);
       const holder = (await service.query('select pg_backend_pid() as pid')).rows[0].pid;
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const { rowCount } = await service.query(
-          'select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
-          [holder],
-        );
-        if (rowCount) break;
-        if (Date.now() > deadline) throw new Error('the refresh never reached its write');
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      // blocked on the lock: the refresh has read the source and waits to write
+      await pollUntil(
+        30_000,
+        async () =>
+          (await service.query('select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [holder]))
+            .rowCount,
+        (blocked) => (blocked ?? 0) > 0,
+      );
       await sample.query(`insert into ${table} values (2)`);
       await ok(call('POST', `/v1/saved-tables/${created.id}/refresh`, manager), 202);
       await service.query('rollback');
