@@ -225,9 +225,9 @@ describe('CPU per request', () => {
 
   afterAll(async () => {
     await Promise.all([api && stop(api), baseline && stop(baseline)]);
-    // the baseline server's own table: the test database must keep exactly the migrated schema
+    // the baseline server's own tables: the test database must keep exactly the migrated schema
     // (test/architecture/schema.test.ts)
-    await orm?.em.getConnection().execute('drop table if exists bench_baseline_runs');
+    await orm?.em.getConnection().execute('drop table if exists bench_baseline_runs, bench_baseline_deliveries');
     await orm?.close(true);
   });
 

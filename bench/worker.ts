@@ -4,7 +4,7 @@ import { createTemporal } from '../platform/temporal';
 import { initOrm } from '../db/orm';
 import { createWorker } from '../worker/main';
 import { Pool } from 'pg';
-import { bareActivities, durableActivities } from './baseline/activities';
+import { bareActivities, durableActivities, fanOutActivities } from './baseline/activities';
 
 /**
  * The benchmark's worker process: the service's own worker (`createWorker`, as `npm run worker`
@@ -20,12 +20,13 @@ async function main(): Promise<void> {
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const temporal = createTemporal(config.temporal);
   const service = await createWorker(config, orm, connection, { temporal });
+  const baselineDb = new Pool({ connectionString: config.databaseUrl, max: 4 });
   const bare = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: bareQueue,
     workflowsPath: require.resolve('./baseline/workflows'),
-    activities: { ...bareActivities, ...durableActivities(new Pool({ connectionString: config.databaseUrl, max: 4 })) },
+    activities: { ...bareActivities, ...durableActivities(baselineDb), ...fanOutActivities(baselineDb) },
   });
   console.log('bench worker running');
   await Promise.all([service.run(), bare.run()]);

@@ -35,6 +35,12 @@ async function main(): Promise<void> {
   );
   // data kept from before the column (BENCH_KEEP_DATA)
   await db.query('alter table bench_baseline_runs add column if not exists completed_at timestamptz');
+  // The fan-out baseline's deliveries (case 5), likewise its own.
+  await db.query(
+    `create table if not exists bench_baseline_deliveries (
+       id uuid primary key default gen_random_uuid(), run_id uuid not null, url text not null, body text not null,
+       created_at timestamptz not null default now())`,
+  );
 
   const router = new Router();
   router.get('/noop', (ctx) => {

@@ -1,5 +1,12 @@
-import { allHandlersFinished, condition, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { BareActivities, DurableActivities } from './activities';
+import {
+  allHandlersFinished,
+  condition,
+  defineUpdate,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+} from '@temporalio/workflow';
+import type { BareActivities, DurableActivities, FanOutActivities } from './activities';
 
 /*
  * The baselines of the benchmark: workflows with the same shape as a run (same number of activities
@@ -64,4 +71,18 @@ export async function bareGateWorkflow(rounds: number): Promise<void> {
     asked = round + 1;
   }
   await condition(allHandlersFinished);
+}
+
+// Local activities, as the run workflow's status write and its own fan-out are (runWorkflow.ts).
+const { finishBare, fanOutBare } = proxyLocalActivities<FanOutActivities>({ startToCloseTimeout: '30 seconds' });
+
+/**
+ * A run's end and the announcement of it without the service (case 5's baseline): its status change in
+ * one commit, then, as the run workflow's next local activity, its `urls.length` deliveries recorded in
+ * one commit and sent at once. Returns when the status changed (epoch ms).
+ */
+export async function bareFanOutWorkflow(runId: string, urls: string[]): Promise<number> {
+  const changedAt = await finishBare(runId);
+  if (urls.length > 0) await fanOutBare(runId, urls);
+  return changedAt;
 }

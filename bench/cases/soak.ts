@@ -6,7 +6,7 @@ import { nowMs, OpLog, openLoop } from '../lib/openLoop';
 import { RssSampler } from '../lib/rss';
 import { Slots } from '../lib/slots';
 import { soakReport, type SoakOp } from '../lib/soakReport';
-import { startReceivers } from './webhooks';
+import { startReceivers } from '../lib/receivers';
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
 

@@ -1,48 +1,23 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { createAgent, createWorkspace, KeyPool } from '../lib/accounts';
 import { expectStatus, waitForTerminal } from '../lib/http';
 import { fmt, percentile, ratio, table } from '../lib/stats';
+import { arrivals, startReceivers, untilEveryoneHas, type Arrivals, type Receivers } from '../lib/receivers';
 import { sleep, type BenchContext, type CaseResult } from '../lib/context';
+import type { bareFanOutWorkflow } from '../baseline/workflows';
 
 /**
  * Subscriber counts, and how many runs (one at a time) each level measures: at least 20 runs and 100
  * first attempts a level, so that a p99 is not one run's maximum (20 attempts at one subscriber made
  * their p99 the slowest of them, and 5 fan-outs made the 100-subscriber p99 the tail of the slowest one).
+ * `baseline`: the level's runs alternate with as many of the fan-out baseline (bareFanOut).
  */
-const LEVELS: Array<{ subscribers: number; runs: number }> = [
+const LEVELS: Array<{ subscribers: number; runs: number; baseline?: true }> = [
   { subscribers: 0, runs: 20 },
-  { subscribers: 1, runs: 100 },
+  { subscribers: 1, runs: 100, baseline: true },
   { subscribers: 10, runs: 20 },
-  { subscribers: 100, runs: 20 },
+  { subscribers: 100, runs: 20, baseline: true },
 ];
-
-/** A receiver on 127.0.0.1: `/hook/<n>` is subscriber n; records when each first attempt arrives. */
-export async function startReceivers() {
-  const firstAttempt = new Map<string, number>(); // `${n}:${runId}` → arrival (epoch ms)
-  let received = 0;
-  const server = http.createServer((req, res) => {
-    const at = Date.now();
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      received++;
-      const n = /^\/hook\/(\d+)$/.exec(req.url ?? '')?.[1];
-      const runId = JSON.parse(Buffer.concat(chunks).toString('utf8'))?.run?.id;
-      const key = `${n}:${runId}`;
-      if (req.headers['x-svc-attempt'] === '1' && !firstAttempt.has(key)) firstAttempt.set(key, at);
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: (n: number) => `${base}/hook/${n}`,
-    firstAttempt,
-    received: () => received,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 interface LevelResult {
   subscribers: number;
@@ -57,20 +32,9 @@ interface LevelResult {
   spread: { firstP50: number; lastP50: number; lastMax: number } | null;
   /** Each run's last arrival, in the order the runs went: which fan-outs make the tail. */
   lastByRun: number[];
+  /** The fan-out baseline's runs of the level, each right after the service's run of the same index. */
+  baseline?: Arrivals;
 }
-
-/** Waits until each of `subscribers` (receiver numbers 0…n-1) has the run's first attempt. */
-async function untilEveryoneHas(receivers: Receivers, runId: string, subscribers: number): Promise<string[]> {
-  const deadline = Date.now() + 120_000;
-  const keys = Array.from({ length: subscribers }, (_, n) => `${n}:${runId}`);
-  while (keys.some((k) => !receivers.firstAttempt.has(k))) {
-    if (Date.now() > deadline) throw new Error(`not every subscriber got run ${runId} within 120 s`);
-    await sleep(20);
-  }
-  return keys;
-}
-
-type Receivers = Awaited<ReturnType<typeof startReceivers>>;
 
 /**
  * Case 5: one run at a time with 0, 1, 10 and 100 subscriptions (to `run.succeeded`, receivers on
@@ -79,6 +43,8 @@ type Receivers = Awaited<ReturnType<typeof startReceivers>>;
  * warm up for BENCH_WARMUP_SECONDS, runs of another workspace with 100 subscriptions to the same
  * receivers go through the same path for that long, unmeasured: the levels then measure a worker whose
  * delivery code is compiled, as in a service that has been running, not its first few fan-outs.
+ * At 1 and 100 subscribers the fan-out baseline goes too, a run of it after each of the service's: what
+ * the target's ratio comes to for the work any fan-out must do, on the same machine at the same time.
  */
 export async function webhooksCase(ctx: BenchContext): Promise<CaseResult> {
   const receivers = await startReceivers();
@@ -112,7 +78,10 @@ async function account(ctx: BenchContext, receivers: Receivers, keys: number) {
   };
 }
 
-/** BENCH_WARMUP_SECONDS of runs, one at a time, each announced to 100 subscribers (at least 3 runs). */
+/**
+ * BENCH_WARMUP_SECONDS of runs, one at a time, each announced to 100 subscribers (at least 3 runs), each
+ * followed by a run of the fan-out baseline to the same 100 receivers.
+ */
 async function warmUp(ctx: BenchContext, receivers: Receivers): Promise<void> {
   const { auth, subscribe, startRun } = await account(ctx, receivers, 200);
   for (let n = 0; n < 100; n++) await subscribe(n);
@@ -122,7 +91,36 @@ async function warmUp(ctx: BenchContext, receivers: Receivers): Promise<void> {
     await waitForTerminal(ctx.apiUrl, run.id, auth());
     await untilEveryoneHas(receivers, run.id, 100);
     await ctx.client.workflow.getHandle(`run-${run.id}`).result();
+    await bareFanOut(ctx, receivers, 100);
   }
+}
+
+/** Each of the run's `subscribers` first attempts' delay after `changedAt`, once all have arrived. */
+async function delaysOf(receivers: Receivers, runId: string, subscribers: number, changedAt: number) {
+  return (await untilEveryoneHas(receivers, runId, subscribers)).map((k) => receivers.firstAttempt.get(k)! - changedAt);
+}
+
+/**
+ * One run of the fan-out baseline to receivers 0…`subscribers`-1 (bareFanOutWorkflow: the status change in
+ * one commit, then the deliveries recorded in one and sent at once, with nothing of the service around
+ * them): each first attempt's delay after the status change.
+ */
+async function bareFanOut(ctx: BenchContext, receivers: Receivers, subscribers: number): Promise<number[]> {
+  const runId = randomUUID();
+  await ctx.orm.em
+    .fork()
+    .getConnection()
+    .execute(`insert into bench_baseline_runs (id, workspace_id, input) values (?, ?, '{"text":"fan-out"}')`, [
+      runId,
+      runId,
+    ]);
+  const urls = Array.from({ length: subscribers }, (_, n) => receivers.url(n));
+  const changedAt = await ctx.client.workflow.execute<typeof bareFanOutWorkflow>('bareFanOutWorkflow', {
+    taskQueue: ctx.bareQueue,
+    workflowId: `bare-fanout-${runId}`,
+    args: [runId, urls],
+  });
+  return delaysOf(receivers, runId, subscribers, changedAt);
 }
 
 async function measure(ctx: BenchContext, receivers: Receivers): Promise<CaseResult> {
@@ -133,52 +131,34 @@ async function measure(ctx: BenchContext, receivers: Receivers): Promise<CaseRes
     for (; subscribed < level.subscribers; subscribed++) await subscribe(subscribed);
     const completion: number[] = [];
     const workflow: number[] = [];
-    const delays: number[] = [];
-    const firsts: number[] = [];
-    const lasts: number[] = [];
+    const service = arrivals();
+    const baseline = arrivals();
     for (let i = 0; i < level.runs; i++) {
       const t0 = Date.now();
       const run = await startRun('fan-out');
       const done = await waitForTerminal(ctx.apiUrl, run.id, auth());
       completion.push(Date.now() - t0);
-      const changedAt = Date.parse(done.completedAt);
-      const mine = (await untilEveryoneHas(receivers, run.id, level.subscribers)).map(
-        (k) => receivers.firstAttempt.get(k)! - changedAt,
-      );
-      delays.push(...mine);
-      if (mine.length > 0) {
-        firsts.push(Math.min(...mine));
-        lasts.push(Math.max(...mine));
-      }
+      service.add(await delaysOf(receivers, run.id, level.subscribers, Date.parse(done.completedAt)));
       const handle = ctx.client.workflow.getHandle(`run-${run.id}`);
       await handle.result();
       const info = await handle.describe();
       workflow.push(info.closeTime!.getTime() - info.startTime.getTime());
       // let the delivery workflows of this run finish before the next run
       await sleep(200);
+      if (level.baseline) {
+        baseline.add(await bareFanOut(ctx, receivers, level.subscribers));
+        await sleep(200);
+      }
     }
     const sortedC = [...completion].sort((a, b) => a - b);
     const sortedW = [...workflow].sort((a, b) => a - b);
-    const sortedD = [...delays].sort((a, b) => a - b);
-    const sortedF = [...firsts].sort((a, b) => a - b);
-    const sortedL = [...lasts].sort((a, b) => a - b);
     results.push({
       subscribers: level.subscribers,
       runs: level.runs,
       completion: { p50: percentile(sortedC, 50), p99: percentile(sortedC, 99), max: sortedC[sortedC.length - 1] },
       workflow: { p50: percentile(sortedW, 50), max: sortedW[sortedW.length - 1] },
-      firstAttempt: sortedD.length
-        ? {
-            n: sortedD.length,
-            p50: percentile(sortedD, 50),
-            p99: percentile(sortedD, 99),
-            max: sortedD[sortedD.length - 1],
-          }
-        : null,
-      spread: sortedL.length
-        ? { firstP50: percentile(sortedF, 50), lastP50: percentile(sortedL, 50), lastMax: sortedL[sortedL.length - 1] }
-        : null,
-      lastByRun: lasts,
+      ...service.summary(),
+      ...(level.baseline ? { baseline: baseline.summary() } : {}),
     });
     console.error(`  webhooks: ${level.subscribers} subscribers done`);
   }
@@ -191,10 +171,7 @@ async function measure(ctx: BenchContext, receivers: Receivers): Promise<CaseRes
     r.completion.max,
     `${fmt(ratio(r.completion.p50, none.completion.p50), 2)}×`,
     r.workflow.p50,
-    r.firstAttempt ? r.firstAttempt.n : '–',
-    r.firstAttempt ? r.firstAttempt.p50 : '–',
-    r.firstAttempt ? r.firstAttempt.p99 : '–',
-    r.spread ? `${r.spread.firstP50} / ${r.spread.lastP50} / ${r.spread.lastMax}` : '–',
+    ...arrivalCells(r),
   ]);
   const markdown = [
     '### 5. Webhook fan-out (one run at a time, receivers on 127.0.0.1)',
@@ -217,6 +194,48 @@ async function measure(ctx: BenchContext, receivers: Receivers): Promise<CaseRes
       ],
       rows,
     ),
+    '',
+    'The fan-out baseline, each of its runs right after the service’s run of the same index: a bare workflow whose local activity records the status change in one commit, and whose next one records the deliveries in one commit and sends them at once with `http.request` (signed, keep-alive), nothing else; first attempt = its status change → the subscriber receives it.',
+    '',
+    table(
+      [
+        'subscribers',
+        'runs',
+        'deliveries',
+        'first attempt p50 ms',
+        'p99 ms',
+        'a run’s first / last arrival ms (p50, p50, max)',
+      ],
+      results.filter((r) => r.baseline).map((r) => [r.subscribers, r.runs, ...arrivalCells(r.baseline!)]),
+    ),
+    '',
+    fanOutSummary(results),
   ].join('\n');
   return { title: 'webhooks', markdown, data: { levels: results } };
+}
+
+/** A level's deliveries, first attempt p50 and p99, and its runs' first / last arrival, as table cells. */
+function arrivalCells(a: Arrivals): Array<string | number> {
+  return [
+    a.firstAttempt ? a.firstAttempt.n : '–',
+    a.firstAttempt ? a.firstAttempt.p50 : '–',
+    a.firstAttempt ? a.firstAttempt.p99 : '–',
+    a.spread ? `${a.spread.firstP50} / ${a.spread.lastP50} / ${a.spread.lastMax}` : '–',
+  ];
+}
+
+/**
+ * The target's ratio (first-attempt p99, 100 subscribers ÷ 1) for the service and the baseline, and what 99
+ * more subscribers add to the p99 in each: how much of the ratio is the necessary work's on this machine.
+ */
+function fanOutSummary(results: LevelResult[]): string {
+  const one = results.find((r) => r.subscribers === 1);
+  const hundred = results.find((r) => r.subscribers === 100);
+  const p99 = (a?: Arrivals) => a?.firstAttempt?.p99 ?? NaN;
+  const line = (name: string, a?: Arrivals, b?: Arrivals) =>
+    `${name} ${fmt(ratio(p99(b), p99(a)), 2)}× (${p99(b)} ÷ ${p99(a)} ms, ${p99(b) - p99(a)} ms more)`;
+  return (
+    'First-attempt p99, 100 subscribers ÷ 1: ' +
+    `${line('the service', one, hundred)}; ${line('the baseline', one?.baseline, hundred?.baseline)}.`
+  );
 }
