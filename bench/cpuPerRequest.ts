@@ -26,7 +26,7 @@ import autocannon from 'autocannon';
 import { loadConfig } from '../platform/config';
 import { initOrm, type Orm } from '../db/orm';
 import { createAgent, createWorkspace, KeyPool } from './lib/accounts';
-import { readPid, statTimes } from './lib/cpu';
+import { readPid, statTimes, TICK_MS } from './lib/cpu';
 import { expectStatus } from './lib/http';
 import { freePort } from './lib/ports';
 
@@ -38,7 +38,6 @@ const CONNECTIONS = num('CPU_CONNECTIONS', 10);
 const ROUNDS = num('CPU_ROUNDS', 3);
 const CREATES = num('CPU_CREATES', 3000);
 const TARGETS = new Set((process.env.CPU_TARGETS ?? 'get,select,noop').split(','));
-const TICK_US = 10_000; // USER_HZ is 100 on Linux
 const DATA_DIR = path.resolve(ROOT, process.env.SVC_DATA_DIR ?? '.data/test');
 const POSTMASTER_PID = path.resolve(DATA_DIR, 'pg/postmaster.pid');
 
@@ -62,7 +61,7 @@ function postgresMicros(): number {
     if (pid === postmaster) total += Number(fields[13]) + Number(fields[14]);
     if (pid === postmaster || Number(fields[1]) === postmaster) total += Number(fields[11]) + Number(fields[12]);
   }
-  return total * TICK_US;
+  return total * TICK_MS * 1000;
 }
 
 /** A process's CPU time, all its threads, and of its main (JavaScript) thread alone. */

@@ -14,7 +14,8 @@ export interface CpuSample {
   ours: number;
 }
 
-const TICK_MS = 10; // USER_HZ is 100 on Linux
+/** One tick of /proc's CPU times (USER_HZ is 100 on Linux). */
+export const TICK_MS = 10;
 
 /** The pid in the first line of a pid file, if any. */
 export function readPid(file: string): number | undefined {
