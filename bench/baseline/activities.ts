@@ -31,8 +31,8 @@ export function durableActivities(db: Pool) {
 
 export type DurableActivities = ReturnType<typeof durableActivities>;
 
-/** What the fan-out baseline signs its requests with (case 5's subscriptions use the same secret). */
-export const BARE_FANOUT_SECRET = 'bench-secret-0123456789';
+/** What the fan-out baseline signs with: signing is work every attempt does; the receivers check no signature. */
+const BARE_FANOUT_SECRET = 'bench-secret-0123456789';
 
 /** One signed POST through `agent`, its answer read whole; rejects on a non-2xx answer or an error. */
 function signedPost(agent: http.Agent, url: string, body: string): Promise<void> {
@@ -76,6 +76,7 @@ export function fanOutActivities(db: Pool) {
       );
       return rows[0].completed_at.getTime();
     },
+    /** The run's announcement to `urls`: recorded in one commit, then sent to all at once. */
     async fanOutBare(runId: string, urls: string[]): Promise<void> {
       const body = JSON.stringify({
         id: randomUUID(),
