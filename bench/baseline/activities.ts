@@ -1,6 +1,7 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { Pool } from 'pg';
+import { SIGNATURE_HEADER, signatureHeader } from '../../domain/webhooks/signature';
 
 /** The baseline workflows' activities: they do nothing, so what remains is Temporal's own cost. */
 export const bareActivities = {
@@ -34,17 +35,19 @@ export type DurableActivities = ReturnType<typeof durableActivities>;
 /** What the fan-out baseline signs with: signing is work every attempt does; the receivers check no signature. */
 const BARE_FANOUT_SECRET = 'bench-secret-0123456789';
 
-/** One signed POST through `agent`, its answer read whole; rejects on a non-2xx answer or an error. */
-function signedPost(agent: http.Agent, url: string, body: string): Promise<void> {
-  const t = Math.floor(Date.now() / 1000);
-  const v1 = createHmac('sha256', BARE_FANOUT_SECRET).update(`${t}.${body}`).digest('hex');
+/**
+ * One signed POST through `agent` (the service's signature, nothing else of its sender), its answer read
+ * whole; rejects on a non-2xx answer or an error.
+ */
+function postSigned(agent: http.Agent, url: string, body: string): Promise<void> {
+  const signature = signatureHeader(BARE_FANOUT_SECRET, body, Math.floor(Date.now() / 1000));
   return new Promise<void>((resolve, reject) => {
     const req = http.request(
       url,
       {
         method: 'POST',
         agent,
-        headers: { 'Content-Type': 'application/json', 'X-SVC-Signature': `t=${t},v1=${v1}`, 'X-SVC-Attempt': '1' },
+        headers: { 'Content-Type': 'application/json', [SIGNATURE_HEADER]: signature, 'X-SVC-Attempt': '1' },
       },
       (res) => {
         res.resume();
@@ -87,7 +90,7 @@ export function fanOutActivities(db: Pool) {
         `insert into bench_baseline_deliveries (run_id, url, body) select $1, u, $3 from unnest($2::text[]) u`,
         [runId, urls, body],
       );
-      await Promise.all(urls.map((url) => signedPost(agent, url, body)));
+      await Promise.all(urls.map((url) => postSigned(agent, url, body)));
     },
   };
 }

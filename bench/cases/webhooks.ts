@@ -19,19 +19,14 @@ const LEVELS: Array<{ subscribers: number; runs: number; baseline?: true }> = [
   { subscribers: 100, runs: 20, baseline: true },
 ];
 
-interface LevelResult {
+/** A level: the service's runs' completion and workflow times, and their first attempts (Arrivals). */
+interface LevelResult extends Arrivals {
   subscribers: number;
   runs: number;
   /** create → `succeeded` on the event stream, per run. */
   completion: { p50: number; p99: number; max: number };
   /** Workflow start → close in Temporal (includes the announcement of the status change), per run. */
   workflow: { p50: number; max: number };
-  /** Status change (the run's completedAt) → first attempt at each subscriber. */
-  firstAttempt: { n: number; p50: number; p99: number; max: number } | null;
-  /** Per run, the first and the last of its subscribers' first attempts (the same delays): p50 over runs, and the slowest. */
-  spread: { firstP50: number; lastP50: number; lastMax: number } | null;
-  /** Each run's last arrival, in the order the runs went: which fan-outs make the tail. */
-  lastByRun: number[];
   /** The fan-out baseline's runs of the level, each right after the service's run of the same index. */
   baseline?: Arrivals;
 }

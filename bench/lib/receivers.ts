@@ -35,8 +35,11 @@ export async function startReceivers() {
 
 /** First attempts of a level's runs: status change → arrival at each subscriber. */
 export interface Arrivals {
+  /** Status change (a run's completedAt) → first attempt at each subscriber. */
   firstAttempt: { n: number; p50: number; p99: number; max: number } | null;
+  /** Per run, the first and the last of its subscribers' first attempts (the same delays): p50 over runs, and the slowest. */
   spread: { firstP50: number; lastP50: number; lastMax: number } | null;
+  /** Each run's last arrival, in the order the runs went: which fan-outs make the tail. */
   lastByRun: number[];
 }
 
