@@ -154,15 +154,9 @@ export const WebhookDeliverySchema = new EntitySchema<WebhookDelivery, BaseEntit
     },
   ],
   properties: {
-    subscriptionId: {
-      kind: 'm:1',
-      entity: () => WebhookSubscription,
-      mapToPk: true,
-      fieldName: 'subscription_id',
-      foreignKeyName: 'webhook_deliveries_subscription_id_fkey',
-      deleteRule: 'cascade',
-      updateRule: 'no action',
-    },
+    // Not a foreign key (db/migrations/Migration20261127220000.ts): recorded from the listening
+    // subscriptions themselves, and a subscription is never deleted, only marked.
+    subscriptionId: { type: 'uuid', fieldName: 'subscription_id' },
     workspaceId: { type: 'uuid' },
     runId: { type: 'uuid' },
     type: { type: 'string', length: 32 },

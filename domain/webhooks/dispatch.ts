@@ -88,6 +88,13 @@ export interface DeliveryTarget {
   claimed: boolean;
 }
 
+/**
+ * Whether a delivery's subscription (`s`, left-joined) still receives: neither deleted nor disabled. A
+ * subscription row that is not there at all counts as deleted: a delivery does not hold its subscription
+ * by a foreign key (db/migrations/Migration20261127220000.ts).
+ */
+export const LIVE = `coalesce(s.deleted_at is null and s.status = 'active', false)`;
+
 /** The subscriptions listening for `type` in a workspace (its two parameters: workspace id, type). */
 const LISTENING = `select id from webhook_subscriptions
   where workspace_id = ? and deleted_at is null and status = 'active' and events @> array[?]::text[]`;
@@ -178,11 +185,11 @@ async function recordTargets(em: EntityManager, run: AnnouncedRun, claimSlots: n
        on conflict (subscription_id, run_id, type, event_key) do nothing
        returning id, subscription_id, status, attempts, body, event_id, slot_until is not null as claimed),
      found as (select * from added union all (${findDeliveries}))
-     select f.id, f.status, s.deleted_at is null and s.status = 'active' as live,
+     select f.id, f.status, ${LIVE} as live,
        jsonb_array_length(f.attempts) as attempts, s.url, s.secret, coalesce(f.body, e.body) as body, f.claimed,
        exists (select 1 from listening l where not exists
          (select 1 from found g where g.subscription_id = l.id)) as missed
-     from found f join webhook_subscriptions s on s.id = f.subscription_id
+     from found f left join webhook_subscriptions s on s.id = f.subscription_id
        left join webhook_events e on e.id = f.event_id`;
   const params = [
     run.workspaceId,
@@ -205,8 +212,7 @@ async function recordTargets(em: EntityManager, run: AnnouncedRun, claimSlots: n
   );
   // A listening subscriber whose row neither part saw was recorded by a concurrent try meanwhile: its
   // row is committed by now, and the statement again adds none and finds them all.
-  if (rows.length === 0 || rows[0].missed)
-    rows = await em.execute(deliveries, params.concat([run.id, type, eventKey]));
+  if (rows.length === 0 || rows[0].missed) rows = await em.execute(deliveries, params.concat([run.id, type, eventKey]));
   return rows
     .map(({ missed: _, ...d }) => ({ ...d, attempts: Number(d.attempts) }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

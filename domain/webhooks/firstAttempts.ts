@@ -3,7 +3,7 @@ import { AttemptLog } from './attemptLog';
 import { postAttempt, type DeliveryOptions } from './delivery';
 import { claimDeliverySlots } from './slots';
 import type { FirstAttempts } from '../../workflows/activityTypes';
-import type { DeliveryTarget } from './dispatch';
+import { LIVE, type DeliveryTarget } from './dispatch';
 
 export type { FirstAttempts };
 
@@ -52,9 +52,9 @@ type Target = DeliveryTarget;
 /** Every delivery with what its first attempt sends, in one query (the body: its event's, or its own). */
 async function loadTargets(em: EntityManager, deliveryIds: string[]): Promise<Map<string, Target>> {
   const rows: Target[] = await em.getConnection().execute(
-    `select d.id, d.status, s.deleted_at is null and s.status = 'active' as live,
+    `select d.id, d.status, ${LIVE} as live,
        jsonb_array_length(d.attempts) as attempts, s.url, s.secret, coalesce(d.body, e.body) as body, false as claimed
-     from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id
+     from webhook_deliveries d left join webhook_subscriptions s on s.id = d.subscription_id
        left join webhook_events e on e.id = d.event_id
      where d.id in (?)`,
     [deliveryIds],

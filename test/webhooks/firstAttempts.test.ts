@@ -266,9 +266,9 @@ describe('webhook first attempts in the fan-out', () => {
       expect(await held()).toBe(5);
       // not all of them fit: none is claimed (the first attempts claim in waves)
       const release = () =>
-        em.getConnection().execute(`update webhook_deliveries set slot_until = null where workspace_id = ?`, [
-          workspaceId,
-        ]);
+        em
+          .getConnection()
+          .execute(`update webhook_deliveries set slot_until = null where workspace_id = ?`, [workspaceId]);
       await release();
       expect((await recordRunTargets(h.orm.em.fork(), handAnnounced(), { claimSlots: 4 })).some((t) => t.claimed)).toBe(
         false,
@@ -347,6 +347,39 @@ describe('webhook first attempts in the fan-out', () => {
     expect(await recordRunTargets(h.orm.em.fork(), run)).toEqual([]);
     const events = await h.orm.em.getConnection().execute(`select id from webhook_events where run_id = ?`, [run.id]);
     expect(events).toHaveLength(0);
+  });
+
+  it('treats a subscription row removed outright (no foreign key holds it) as deleted: its delivery fails, nothing is sent', async () => {
+    const rx = await startReceiver();
+    try {
+      const kept = await subscribe(`${rx.url}?n=kept`);
+      const removed = await subscribe(`${rx.url}?n=removed`);
+      const run = handAnnounced();
+      const ids = await recordRunDeliveries(h.orm.em.fork(), run);
+      expect(ids).toHaveLength(2);
+      // what an operator's delete leaves: the deliveries stay, their subscription row is gone
+      await h.orm.em.getConnection().execute(`delete from webhook_subscriptions where id = ?`, [removed.id]);
+      // a retried fan-out finds both deliveries again, the orphan as not live
+      const again = await recordRunTargets(h.orm.em.fork(), run);
+      expect(again.map((t) => t.live).sort()).toEqual([false, true]);
+      const deps = { workspaceSlots: 25, limiter: new Limiter(10), progress: () => undefined, allowPrivate: true };
+      const first = await makeFirstAttempts(h.orm.em.fork(), workspaceId, ids, deps);
+      expect(first).toEqual({ succeeded: 1, gone: 1, retry: [], queued: [] });
+      const rows: Array<{ id: string; subscription_id: string; status: string; held: boolean }> = await h.orm.em
+        .getConnection()
+        .execute(
+          `select id, subscription_id, status, slot_until is not null as held from webhook_deliveries where run_id = ?`,
+          [run.id],
+        );
+      expect(rows.find((r) => r.subscription_id === removed.id)).toMatchObject({ status: 'failed', held: false });
+      const keptRow = rows.find((r) => r.subscription_id === kept.id);
+      expect(keptRow).toMatchObject({ status: 'succeeded', held: false });
+      expect(rx.received.map((r) => r.headers['x-svc-delivery'])).toEqual([keptRow!.id]);
+      // the kept subscription's log still lists its delivery
+      expect(await deliveries(kept.id)).toHaveLength(1);
+    } finally {
+      await rx.close();
+    }
   });
 
   it('marks a delivery whose subscription was deleted before its attempt as gone, and sends it nothing', async () => {
