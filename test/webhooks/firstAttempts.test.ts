@@ -53,6 +53,24 @@ describe('webhook first attempts in the fan-out', () => {
     pendingAction: null,
   });
 
+  /** What makeFirstAttempts needs beside the deliveries: 25 slots, a limit of 10, receivers on 127.0.0.1. */
+  const firstAttemptDeps = () => ({
+    workspaceSlots: 25,
+    limiter: new Limiter(10),
+    progress: () => undefined,
+    allowPrivate: true,
+  });
+  /** Each delivery row of a run: its status and whether it holds a slot. */
+  const deliveryRows = (
+    runId: string,
+  ): Promise<Array<{ id: string; subscription_id: string; status: string; held: boolean }>> =>
+    h.orm.em
+      .getConnection()
+      .execute(
+        `select id, subscription_id, status, slot_until is not null as held from webhook_deliveries where run_id = ?`,
+        [runId],
+      );
+
   /** A receiver that answers each request `delayMs` later, so attempts overlap; `most` is the peak in flight. */
   const overlappingReceiver = async (delayMs: number) => {
     let inFlight = 0;
@@ -126,12 +144,7 @@ describe('webhook first attempts in the fan-out', () => {
           JSON.stringify([{ at: new Date().toISOString(), statusCode: 500, error: 'receiver answered 500' }]),
           ids[0],
         ]);
-      const deps = {
-        workspaceSlots: 25,
-        limiter: new Limiter(10),
-        progress: () => undefined,
-        allowPrivate: true,
-      };
+      const deps = firstAttemptDeps();
       const first = await makeFirstAttempts(h.orm.em.fork(), workspaceId, ids, deps);
       expect(first).toEqual({ succeeded: 1, gone: 0, retry: [ids[0]], queued: [] });
       expect(rx.received.map((r) => r.headers['x-svc-delivery'])).toEqual([ids[1]]);
@@ -362,15 +375,9 @@ describe('webhook first attempts in the fan-out', () => {
       // a retried fan-out finds both deliveries again, the orphan as not live
       const again = await recordRunTargets(h.orm.em.fork(), run);
       expect(again.map((t) => t.live).sort()).toEqual([false, true]);
-      const deps = { workspaceSlots: 25, limiter: new Limiter(10), progress: () => undefined, allowPrivate: true };
-      const first = await makeFirstAttempts(h.orm.em.fork(), workspaceId, ids, deps);
+      const first = await makeFirstAttempts(h.orm.em.fork(), workspaceId, ids, firstAttemptDeps());
       expect(first).toEqual({ succeeded: 1, gone: 1, retry: [], queued: [] });
-      const rows: Array<{ id: string; subscription_id: string; status: string; held: boolean }> = await h.orm.em
-        .getConnection()
-        .execute(
-          `select id, subscription_id, status, slot_until is not null as held from webhook_deliveries where run_id = ?`,
-          [run.id],
-        );
+      const rows = await deliveryRows(run.id);
       expect(rows.find((r) => r.subscription_id === removed.id)).toMatchObject({ status: 'failed', held: false });
       const keptRow = rows.find((r) => r.subscription_id === kept.id);
       expect(keptRow).toMatchObject({ status: 'succeeded', held: false });
@@ -390,16 +397,10 @@ describe('webhook first attempts in the fan-out', () => {
       const run = handAnnounced();
       const ids = await recordRunDeliveries(h.orm.em.fork(), run);
       expect((await h.request(`/v1/webhooks/${dropped.id}`, { method: 'DELETE', headers: auth })).status).toBe(204);
-      const deps = { workspaceSlots: 25, limiter: new Limiter(10), progress: () => undefined, allowPrivate: true };
-      const first = await makeFirstAttempts(h.orm.em.fork(), workspaceId, ids, deps);
+      const first = await makeFirstAttempts(h.orm.em.fork(), workspaceId, ids, firstAttemptDeps());
       expect(first).toEqual({ succeeded: 1, gone: 1, retry: [], queued: [] });
       expect(rx.received.map((r) => r.headers['x-svc-delivery'])).toHaveLength(1);
-      const rows: Array<{ subscription_id: string; status: string; held: boolean }> = await h.orm.em
-        .getConnection()
-        .execute(
-          `select subscription_id, status, slot_until is not null as held from webhook_deliveries where run_id = ?`,
-          [run.id],
-        );
+      const rows = await deliveryRows(run.id);
       expect(rows.find((r) => r.subscription_id === dropped.id)).toMatchObject({ status: 'failed', held: false });
       expect(rows.find((r) => r.subscription_id === kept.id)).toMatchObject({ status: 'succeeded', held: false });
     } finally {
