@@ -46,7 +46,10 @@ export class App extends BaseEntity {
 export const DOMAIN_STATUSES = ['pending', 'verified'] as const;
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
 
-/** A custom hostname of an app; it serves the app's public face once its TXT record is verified. */
+/**
+ * An app's claim to a custom hostname; it serves the app's public face once its TXT record is verified.
+ * Several apps may claim one hostname, each with its own value; at most one claim is verified at a time.
+ */
 export class AppDomain extends BaseEntity {
   status: DomainStatus = 'pending';
   verifiedAt: Date | null = null;
@@ -103,6 +106,14 @@ export const AppDomainSchema = new EntitySchema<AppDomain, BaseEntity>({
   class: AppDomain,
   extends: 'BaseEntity',
   tableName: 'app_domains',
+  // an app claims a hostname once; a hostname serves one app at a time (the one verified claim)
+  uniques: [{ name: 'app_domains_app_id_hostname_unique', properties: ['app', 'hostname'] }],
+  indexes: [
+    {
+      name: 'app_domains_hostname_verified_unique',
+      expression: `create unique index "app_domains_hostname_verified_unique" on "app_domains" ("hostname") where "status" = 'verified'`,
+    },
+  ],
   properties: {
     app: {
       kind: 'm:1',
@@ -118,8 +129,7 @@ export const AppDomainSchema = new EntitySchema<AppDomain, BaseEntity>({
       foreignKeyName: 'app_domains_workspace_id_fkey',
       index: true,
     },
-    // one hostname, one app (and so one workspace) at a time
-    hostname: { type: 'string', length: 253, unique: true },
+    hostname: { type: 'string', length: 253 },
     verificationValue: { type: 'string', length: 100 },
     status: { type: 'string', length: 16 },
     verifiedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },

@@ -24,9 +24,10 @@ async function findDomain(em: EntityManager, identity: Identity, appId: string, 
 }
 
 /**
- * Adds a hostname to an app, `pending` until its TXT record is verified. A hostname belongs to one app
- * (and so one workspace) at a time: one already added anywhere is 409 `conflict`, as is an 11th domain of
- * one app. Throws `not_found` for the app.
+ * Adds a hostname to an app, `pending` until its TXT record is verified. A pending claim holds nothing:
+ * another app (of any workspace) may claim the same hostname with its own value, and whichever proves
+ * the DNS record gets it (verifyDomain). One app claims a hostname once, and has at most
+ * MAX_DOMAINS_PER_APP: both 409 `conflict`. Throws `not_found` for the app.
  */
 export async function addDomain(
   em: EntityManager,
@@ -36,17 +37,18 @@ export async function addDomain(
 ): Promise<AppDomainView> {
   const app = await findApp(em, identity.workspaceId, appId);
   const name = hostname.toLowerCase();
+  const taken = () => errors.conflict(`The app has the hostname ${name} already`);
+  if (await em.count(AppDomain, { app: app.id, hostname: name })) throw taken();
   if ((await em.count(AppDomain, { app: app.id })) >= MAX_DOMAINS_PER_APP) {
     throw errors.conflict(`An app has at most ${MAX_DOMAINS_PER_APP} domains`);
   }
-  if (await em.count(AppDomain, { hostname: name })) throw errors.conflict(`The hostname ${name} is taken`);
   const value = `svc-verify=${randomBytes(24).toString('base64url')}`;
   const domain = new AppDomain(app, em.getReference(Workspace, identity.workspaceId), name, value);
   try {
     await em.persist(domain).flush();
   } catch (err) {
-    // a concurrent add of the same hostname won
-    if (err instanceof UniqueConstraintViolationException) throw errors.conflict(`The hostname ${name} is taken`);
+    // a concurrent add of the same hostname to the same app won
+    if (err instanceof UniqueConstraintViolationException) throw taken();
     throw err;
   }
   return presentDomain(domain);
@@ -55,7 +57,9 @@ export async function addDomain(
 /**
  * Looks up `_svc-verify.<hostname>` TXT through the configured resolver (`SVC_DNS_SERVERS`) and marks the
  * domain `verified` when one record equals its value (a record's character-strings joined). A missing record
- * or a failed lookup leaves it as it was and says why in `check`. Throws `not_found`.
+ * or a failed lookup leaves it as it was and says why in `check`. The record proves control of the
+ * hostname now, so a claim verified earlier by another app goes back to `pending` (that app stops serving
+ * there). Throws `not_found`.
  */
 export async function verifyDomain(
   em: EntityManager,
@@ -79,10 +83,21 @@ export async function verifyDomain(
     return { ...presentDomain(domain), check: { ok: domain.status === 'verified', message } };
   }
   if (domain.status !== 'verified') {
+    const now = new Date();
+    await em.transactional(async (tx) => {
+      // Every claim of the hostname, locked in one order: verifications of one hostname take turns, so
+      // the one verified claim the unique index allows moves from one app to the next without a conflict.
+      await tx.execute(`select id from app_domains where hostname = ? order by id for update`, [domain.hostname]);
+      await tx.nativeUpdate(
+        AppDomain,
+        { hostname: domain.hostname, status: 'verified', id: { $ne: domain.id } },
+        { status: 'pending', verifiedAt: null, updatedAt: now },
+      );
+      await tx.nativeUpdate(AppDomain, { id: domain.id }, { status: 'verified', verifiedAt: now, updatedAt: now });
+    });
     domain.status = 'verified';
-    domain.verifiedAt = new Date();
-    domain.updatedAt = new Date();
-    await em.flush();
+    domain.verifiedAt = now;
+    domain.updatedAt = now;
   }
   return { ...presentDomain(domain), check: { ok: true, message: 'Verified' } };
 }

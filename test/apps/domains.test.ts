@@ -33,7 +33,7 @@ function withHost(
 
 const host = () => `app-${randomUUID().slice(0, 8)}.example.org`;
 
-// Custom domains: TXT verification through SVC_DNS_SERVERS, one workspace per hostname, Host routing
+// Custom domains: TXT verification through SVC_DNS_SERVERS, one verified app per hostname, Host routing
 // (docs/api/apps.md#custom-domains).
 describe('app custom domains', () => {
   let dns: DnsServer;
@@ -98,23 +98,70 @@ describe('app custom domains', () => {
     await error(call(h, 'POST', `/v1/apps/${app.id}/domains/${name}/verify`, auth), 404, 'not_found');
   });
 
-  it('gives a hostname to one workspace at a time (409) and hides domains of other workspaces', async () => {
-    const app = await newApp(h, auth, agentId);
+  it('lets no pending claim hold a hostname: the app that proves its TXT record gets it, one app at a time', async () => {
+    // the first to add a hostname it does not own (a squatter) keeps nobody out
+    const squatter = await newApp(h, auth, agentId, { name: 'Squatter app' });
+    await ok(call(h, 'POST', `/v1/apps/${squatter.id}/publish`, auth), 200);
     const name = host();
-    await ok(call(h, 'POST', `/v1/apps/${app.id}/domains`, auth, { hostname: name }), 201);
-    await error(call(h, 'POST', `/v1/apps/${app.id}/domains`, auth, { hostname: name }), 409, 'conflict');
+    const theirClaim = await ok(call(h, 'POST', `/v1/apps/${squatter.id}/domains`, auth, { hostname: name }), 201);
+    await error(call(h, 'POST', `/v1/apps/${squatter.id}/domains`, auth, { hostname: name }), 409, 'conflict');
 
     const other = await signUp(h);
     const key = bearer(await createKey(h, other, ['apps:manage', 'agents:write']));
-    const theirs = await newApp(h, key, await newAgent(h, key));
-    await error(call(h, 'POST', `/v1/apps/${theirs.id}/domains`, key, { hostname: name }), 409, 'conflict');
-    await error(call(h, 'POST', `/v1/apps/${theirs.id}/domains/${name}/verify`, key), 404, 'not_found');
-    await error(call(h, 'DELETE', `/v1/apps/${app.id}/domains/${name}`, key), 404, 'not_found');
-    await error(call(h, 'POST', `/v1/apps/${app.id}/domains`, key, { hostname: host() }), 404, 'not_found');
+    const owners = await newApp(h, key, await newAgent(h, key), { name: 'Owner app' });
+    await ok(call(h, 'POST', `/v1/apps/${owners.id}/publish`, key), 200);
+    const ownClaim = await ok(call(h, 'POST', `/v1/apps/${owners.id}/domains`, key, { hostname: name }), 201);
+    expect(ownClaim.status).toBe('pending');
+    expect(ownClaim.verification.value).not.toBe(theirClaim.verification.value);
+    // each workspace sees and touches its own claim only
+    await error(call(h, 'POST', `/v1/apps/${squatter.id}/domains/${name}/verify`, key), 404, 'not_found');
+    await error(call(h, 'DELETE', `/v1/apps/${squatter.id}/domains/${name}`, key), 404, 'not_found');
+    await error(call(h, 'POST', `/v1/apps/${squatter.id}/domains`, key, { hostname: host() }), 404, 'not_found');
 
-    // released, the hostname is free for the other workspace
-    expect((await call(h, 'DELETE', `/v1/apps/${app.id}/domains/${name}`, auth)).status).toBe(204);
-    await ok(call(h, 'POST', `/v1/apps/${theirs.id}/domains`, key, { hostname: name }), 201);
+    const verify = (appId: string, as: Headers) =>
+      ok(call(h, 'POST', `/v1/apps/${appId}/domains/${name}/verify`, as), 200);
+    const statusIn = async (appId: string, as: Headers) =>
+      (await ok(call(h, 'GET', `/v1/apps/${appId}`, as), 200)).domains.map((d: { status: string }) => d.status);
+    const served = async () => (await withHost(h, name, '/')).text;
+
+    // the DNS holds the owner's value: only the owner's claim verifies, and the hostname serves its app
+    dns.table[`_svc-verify.${name}`] = { TXT: [ownClaim.verification.value] };
+    expect(await verify(squatter.id, auth)).toMatchObject({ status: 'pending', check: { ok: false } });
+    expect(await verify(owners.id, key)).toMatchObject({ status: 'verified', check: { ok: true } });
+    expect(await served()).toContain('<h1>Owner app</h1>');
+    expect(await statusIn(squatter.id, auth)).toEqual(['pending']);
+
+    // whoever controls the DNS moves it: the owner's claim is pending again and the other app is served
+    dns.table[`_svc-verify.${name}`] = { TXT: [theirClaim.verification.value] };
+    expect(await verify(squatter.id, auth)).toMatchObject({ status: 'verified', check: { ok: true } });
+    expect(await statusIn(owners.id, key)).toEqual(['pending']);
+    expect(await served()).toContain('<h1>Squatter app</h1>');
+
+    // removed, the claim gives the hostname back to the DNS: the owner's record verifies again
+    expect((await call(h, 'DELETE', `/v1/apps/${squatter.id}/domains/${name}`, auth)).status).toBe(204);
+    expect((await withHost(h, name, '/')).status).toBe(404);
+    dns.table[`_svc-verify.${name}`] = { TXT: [ownClaim.verification.value] };
+    expect(await verify(owners.id, key)).toMatchObject({ status: 'verified', check: { ok: true } });
+    expect(await served()).toContain('<h1>Owner app</h1>');
+    await ok(call(h, 'POST', `/v1/apps/${squatter.id}/domains`, auth, { hostname: name }), 201);
+  });
+
+  it('verifies one claim of a hostname at a time when several apps prove it at once', async () => {
+    const name = host();
+    const apps = await Promise.all(Array.from({ length: 6 }, () => newApp(h, auth, agentId)));
+    const claims = await Promise.all(
+      apps.map((app) => ok(call(h, 'POST', `/v1/apps/${app.id}/domains`, auth, { hostname: name }), 201)),
+    );
+    dns.table[`_svc-verify.${name}`] = { TXT: claims.map((c) => c.verification.value) };
+    const checks = await Promise.all(
+      apps.map((app) => ok(call(h, 'POST', `/v1/apps/${app.id}/domains/${name}/verify`, auth), 200)),
+    );
+    expect(checks.map((c) => c.check.ok)).toEqual(apps.map(() => true));
+    const states = await Promise.all(
+      apps.map(async (app) => (await ok(call(h, 'GET', `/v1/apps/${app.id}`, auth), 200)).domains[0].status),
+    );
+    expect(states.filter((s) => s === 'verified')).toHaveLength(1);
+    expect(states.filter((s) => s === 'pending')).toHaveLength(5);
   });
 
   it('validates hostnames', async () => {

@@ -23,7 +23,7 @@ export function appDomainRoutes(deps: { resolveTxt: TxtResolver }): RouteDef[] {
       body: addDomainBody,
       responses: {
         201: { description: 'Added', schema: domainOut },
-        409: { description: 'The hostname belongs to an app already, or the app has 10 domains' },
+        409: { description: 'The app has this hostname already, or has 10 domains' },
       },
       async handler(ctx, { params, body }) {
         ctx.body = await addDomain(ctx.state.em, ctx.state.identity!, params.id, body.hostname);
@@ -33,7 +33,7 @@ export function appDomainRoutes(deps: { resolveTxt: TxtResolver }): RouteDef[] {
     defineRoute<undefined, undefined, DomainParams>({
       method: 'POST',
       path: '/v1/apps/:id/domains/:hostname/verify',
-      summary: "Check the hostname's _svc-verify TXT record and verify it",
+      summary: "Check the hostname's _svc-verify TXT record and verify it (moving it from any app that had it)",
       tag,
       access,
       params: domainParams,

@@ -96,15 +96,18 @@ export class Apps {
   }
 
   /**
-   * Adds a custom hostname to an app, `pending` until {@link Apps.verifyDomain} finds its TXT record.
-   * @throws {NotFoundError} for an unknown app; {@link ConflictError} for a hostname an app has already
+   * Adds a custom hostname to an app, `pending` until {@link Apps.verifyDomain} finds its TXT record. Other
+   * apps' claims to the same hostname do not stand in the way: the one that proves the record gets it.
+   * @throws {NotFoundError} for an unknown app; {@link ConflictError} for a hostname this app has already,
+   *   or an eleventh domain
    */
   addDomain(id: string, hostname: string, options?: CallOptions): Promise<AppDomain> {
     return this.http.request({ ...options, method: 'POST', path: `${path(id)}/domains`, json: { hostname } });
   }
 
   /**
-   * Looks up the hostname's `_svc-verify` TXT record and verifies the domain when it holds the value.
+   * Looks up the hostname's `_svc-verify` TXT record and verifies the domain when it holds the value,
+   * moving the hostname from any app that verified it before.
    * @throws {NotFoundError} for an unknown app or hostname
    */
   verifyDomain(id: string, hostname: string, options?: CallOptions): Promise<AppDomainCheck> {
