@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { runAdmin } from '../../scripts/admin';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import type { Harness } from '../helpers/harness';
 import { error, ok } from '../helpers/responses';
@@ -85,6 +86,45 @@ describe('tutor sessions', () => {
     expect(again).toMatchObject({ runId: first.runId, duplicate: true, reply: 'hello' });
     const runs = await ok(h.request(`/v1/runs?agentId=${agent.id}&limit=100`, { headers: auth }), 200);
     expect(runs.runs).toHaveLength(1);
+  }, 60_000);
+
+  it('answers 402 billing.insufficient_credits for a turn the workspace cannot pay for, and makes no run', async () => {
+    const poor = await signUp(h);
+    await setPlan(h, poor.workspaceId, 'scale');
+    const key = bearer(
+      await createKey(h, poor, ['agents:read', 'agents:write', 'runs:read', 'runs:write', 'usage:read']),
+    );
+    const agent = await createAgent(h, key, {});
+    const session = await start(key, agent.id);
+    // builtin/echo costs 0.001 a run: one millionth short
+    await runAdmin(h.orm, ['credits:set', poor.workspaceId, '0.000999']);
+    const messageKey = randomUUID();
+    const refused = await say(key, session.id, 'Can you help?', messageKey);
+    expect(refused.status).toBe(402);
+    expect((await refused.json()).error).toMatchObject({
+      code: 'billing.insufficient_credits',
+      details: { required: 0.001, available: 0.000999 },
+    });
+    const runs = async () =>
+      (await ok(h.request(`/v1/runs?agentId=${agent.id}&limit=100`, { headers: key }), 200)).runs;
+    expect(await runs()).toEqual([]);
+    // the message is kept, unanswered
+    const kept = await ok(h.request(`/v1/tutor/sessions/${session.id}`, { headers: key }), 200);
+    expect(kept.messages.map((m: any) => [m.seq, m.role, m.text, m.runId])).toEqual([
+      [1, 'user', 'Can you help?', null],
+    ]);
+
+    // Once the workspace can pay: its key keeps its answer, as every repeated key does; a new message is a turn
+    await runAdmin(h.orm, ['credits:set', poor.workspaceId, '0.001']);
+    const repeated = await say(key, session.id, 'Can you help?', messageKey);
+    expect(repeated.status).toBe(402);
+    expect((await repeated.json()).error.code).toBe('billing.insufficient_credits');
+    expect(await runs()).toEqual([]);
+    const paid = await ok(say(key, session.id, 'Can you help now?', randomUUID()), 200);
+    expect(paid).toMatchObject({ reply: 'Can you help now?', duplicate: false, runId: expect.any(String) });
+    expect((await runs()).map((r: { id: string }) => r.id)).toEqual([paid.runId]);
+    const balance = await ok(h.request('/v1/usage/balance', { headers: key }), 200);
+    expect(balance.balanceUsd).toBe(0);
   }, 60_000);
 
   it('ends on request; a message after is 409; ending twice is fine', async () => {
