@@ -37,8 +37,6 @@ export async function addDomain(
 ): Promise<AppDomainView> {
   const app = await findApp(em, identity.workspaceId, appId);
   const name = hostname.toLowerCase();
-  const taken = () => errors.conflict(`The app has the hostname ${name} already`);
-  if (await em.count(AppDomain, { app: app.id, hostname: name })) throw taken();
   if ((await em.count(AppDomain, { app: app.id })) >= MAX_DOMAINS_PER_APP) {
     throw errors.conflict(`An app has at most ${MAX_DOMAINS_PER_APP} domains`);
   }
@@ -47,8 +45,10 @@ export async function addDomain(
   try {
     await em.persist(domain).flush();
   } catch (err) {
-    // a concurrent add of the same hostname to the same app won
-    if (err instanceof UniqueConstraintViolationException) throw taken();
+    // the app has it already (app_domains_app_id_hostname_unique), added before or concurrently
+    if (err instanceof UniqueConstraintViolationException) {
+      throw errors.conflict(`The app has the hostname ${name} already`);
+    }
     throw err;
   }
   return presentDomain(domain);
