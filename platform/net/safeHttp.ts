@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import tls from 'node:tls';
 import { pinnedLookup, resolvePublicUrl, type ResolvedAddress, type Resolver } from './publicAddress';
 
 /**
@@ -58,6 +59,7 @@ export class CheckedConnections {
   private readonly agents = new Map<string, { agent: http.Agent; usedAt: number }>();
   private closed = false;
   private sweptAt = Date.now();
+  private opening = 0;
 
   constructor(private readonly opts: { idleMs: number } = { idleMs: 2_000 }) {}
 
@@ -74,10 +76,20 @@ export class CheckedConnections {
       // `Keep-Alive: timeout` hint when that is lower
       const options = { keepAlive: true, scheduling: 'lifo' as const, timeout: this.opts.idleMs };
       entry = { agent: url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options), usedAt: now };
+      this.countConnects(entry.agent);
       this.agents.set(key, entry);
     }
     entry.usedAt = now;
     return entry.agent;
+  }
+
+  /**
+   * Connections begun and not yet ready to carry a request (TCP connected, and for https the TLS handshake
+   * done), or ended first. A request on such a connection is written only once Node's event loop has polled
+   * for it, so a sender of many requests in one go yields a whole turn while this is above zero (firstAttempts.ts).
+   */
+  get connecting(): number {
+    return this.opening;
   }
 
   /** How many agents are kept (one per origin and checked address set still in use). */
@@ -90,6 +102,26 @@ export class CheckedConnections {
     this.closed = true;
     for (const { agent } of this.agents.values()) agent.destroy();
     this.agents.clear();
+  }
+
+  /** Counts each connection `agent` opens from its start until it is ready or ends (`connecting`). */
+  private countConnects(agent: http.Agent): void {
+    const open = agent.createConnection.bind(agent);
+    agent.createConnection = (options, callback) => {
+      const socket = open(options, callback);
+      if (socket instanceof net.Socket && socket.connecting) {
+        this.opening++;
+        const ready = socket instanceof tls.TLSSocket ? 'secureConnect' : 'connect';
+        const done = () => {
+          socket.off(ready, done);
+          socket.off('close', done);
+          this.opening--;
+        };
+        socket.once(ready, done);
+        socket.once('close', done);
+      }
+      return socket;
+    };
   }
 
   /**

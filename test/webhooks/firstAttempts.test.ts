@@ -223,6 +223,37 @@ describe('webhook first attempts in the fan-out', () => {
     }
   }, 60_000);
 
+  it('gets the first subscribers their attempt while the fan-out still opens connections to the others', async () => {
+    /** A limiter that counts the attempts the fan-out has started. */
+    class Counting extends Limiter {
+      started = 0;
+      override run<T>(task: () => Promise<T>): Promise<T> {
+        this.started++;
+        return super.run(task);
+      }
+    }
+    const limiter = new Counting(100);
+    const startedAtArrival: number[] = [];
+    const rx = await startReceiver((_n, _req, res) => {
+      startedAtArrival.push(limiter.started);
+      res.end('ok');
+    });
+    const pool = new CheckedConnections();
+    try {
+      for (let i = 0; i < 100; i++) await subscribe(`${rx.url}?n=${i}`);
+      const ids = await recordRunDeliveries(h.orm.em.fork(), handAnnounced());
+      const deps = { ...firstAttemptDeps(), workspaceSlots: 100, limiter, connections: pool };
+      const first = await makeFirstAttempts(h.orm.em.fork(), workspaceId, ids, deps);
+      expect(first).toEqual({ succeeded: 100, gone: 0, retry: [], queued: [] });
+      expect(startedAtArrival).toHaveLength(100);
+      // no connection was open: the first request was written, and arrived, before the last attempt began
+      expect(startedAtArrival[0]).toBeLessThan(100);
+    } finally {
+      pool.close();
+      await rx.close();
+    }
+  }, 60_000);
+
   it('records one delivery per subscriber in two statements, once however many tries run at once', async () => {
     const conn = h.orm.em.getConnection();
     const subs = [];

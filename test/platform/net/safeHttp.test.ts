@@ -239,6 +239,37 @@ describe('safeRequest against a real receiver (allowPrivate)', () => {
     }
   });
 
+  it('counts the CheckedConnections connections still opening, until they connect or fail', async () => {
+    const rx = await receiver((_req, res) => res.end('ok'));
+    const refused = await receiver(() => undefined);
+    await refused.close();
+    const connections = new CheckedConnections();
+    // process.nextTick never lets the event loop poll, so no connect can complete while this waits
+    const ticksUntil = async (done: () => boolean) => {
+      for (let i = 0; i < 1000 && !done(); i++) await new Promise<void>((r) => process.nextTick(r));
+    };
+    const get = (url: string) =>
+      safeRequest(`${url}/`, { method: 'GET', timeoutMs: 2000, allowPrivate: true, connections });
+    try {
+      expect(connections.connecting).toBe(0);
+      const answers = Promise.all([get(rx.url), get(rx.url), get(rx.url)]);
+      const failure = get(refused.url).catch((err: NodeJS.ErrnoException) => err.code);
+      await ticksUntil(() => connections.connecting === 4);
+      expect(connections.connecting).toBe(4);
+      expect((await answers).map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(await failure).toBe('ECONNREFUSED');
+      expect(connections.connecting).toBe(0);
+      // a reused connection opens nothing
+      const again = get(rx.url);
+      await ticksUntil(() => connections.connecting > 0);
+      expect(connections.connecting).toBe(0);
+      expect((await again).status).toBe(200);
+      expect(rx.connections).toBe(3);
+    } finally {
+      connections.close();
+    }
+  });
+
   it('sends once more on a connection of its own when a reused one is closed before the answer', async () => {
     const seen = new Set<Socket>();
     // answers the first request of each connection and drops any later one unanswered
