@@ -119,7 +119,7 @@ export function declareRoutes(
     ...runEventRoutes({ hub: deps.hub, config: deps.config }),
     ...localRunRoutes({ config: deps.config, temporal: deps.temporal, orm: deps.orm, logger: deps.logger }),
     ...webhookRoutes({ config: deps.config, temporal: deps.temporal }),
-    ...outputConnectionRoutes({ config: deps.config }),
+    ...outputConnectionRoutes({ config: deps.config, temporal: deps.temporal }),
     ...runShareRoutes({ config: deps.config }),
     ...usageRoutes(),
     ...fileRoutes({ config: deps.config, storage }),

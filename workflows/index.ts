@@ -5,6 +5,6 @@ export { savedTableRefreshWorkflow } from './savedTableRefresh';
 export { evalWorkflow } from './evalWorkflow';
 export { flowWorkflow } from './flowWorkflow';
 export { flowScheduleWorkflow } from './flowScheduleWorkflow';
-export { runOutputsWorkflow, saveOutputWorkflow } from './outputDelivery';
+export { outputRedeliveryWorkflow, runOutputsWorkflow, saveOutputWorkflow } from './outputDelivery';
 export { phoneCallWorkflow } from './phoneCall';
 export { conversationWorkflow } from './conversationWorkflow';

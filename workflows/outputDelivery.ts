@@ -29,6 +29,20 @@ export function outputDeliverer(deliveryQueue?: string): (deliveryId: string) =>
 }
 
 /**
+ * Delivers a recorded output once more, asked through the API (domain/outputs/redeliver.ts): a new round of
+ * the same 3 attempts, then `failed` in the log if none went through.
+ */
+export async function outputRedeliveryWorkflow({
+  deliveryId,
+  deliveryQueue,
+}: {
+  deliveryId: string;
+  deliveryQueue?: string;
+}): Promise<'succeeded' | 'failed'> {
+  return outputDeliverer(deliveryQueue)(deliveryId);
+}
+
+/**
  * Recording is our own bookkeeping: it retries until the database is back (no attempt limit), 1 s doubling
  * to every 30 s; a connection that is gone fails at once (non-retryable).
  */

@@ -358,6 +358,37 @@ describe('Idempotency-Key on every POST', () => {
     }
   });
 
+  it('output redeliver acts once per key', async () => {
+    const rx = await startReceiver((_n, _req, res) => {
+      res.statusCode = 204;
+      res.end();
+    });
+    try {
+      const connection = { name: 'sink', type: 'http', url: rx.url, secret: 's'.repeat(16) };
+      const conn = await (
+        await h.request('/v1/output-connections', { method: 'POST', headers: auth, json: connection })
+      ).json();
+      const saver = await createAgent(h, auth, { presetId: 'scripted', settings: { saveOutput: [conn.id] } });
+      await createRun(h, auth, { agentId: saver.id, input: { script: [{ final: 'done' }] } });
+      let delivery: { id: string; status: string } | undefined;
+      for (let i = 0; i < 200 && delivery?.status !== 'succeeded'; i++) {
+        [delivery] = (await list(`/v1/output-connections/${conn.id}/deliveries`, 'deliveries')) as Array<{
+          id: string;
+          status: string;
+        }>;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(delivery?.status).toBe('succeeded');
+      const path = `/v1/output-connections/${conn.id}/deliveries/${delivery!.id}/redeliver`;
+      expect((await twice('POST /v1/output-connections/:id/deliveries/:deliveryId/redeliver', path)).status).toBe(202);
+      await until(() => rx.received.length === 2, 30_000, 'the redelivery');
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(rx.received).toHaveLength(2);
+    } finally {
+      await rx.close();
+    }
+  });
+
   it('finance imports, categories and rules: one effect, the same answer twice', async () => {
     const finance = bearer(await createKey(h, owner, ['finance:read', 'finance:write', 'files:write']));
     const send = (route: string, path: string, key: string, json?: unknown) =>

@@ -280,6 +280,7 @@ export const CLIENT_CALLS: ClientCall[] = [
     S.WEBHOOK_DELIVERY_FIELDS,
     paged('deliveries'),
   ),
+  call('webhooks.redeliver', (s) => s.webhooks.redeliver(ID, ID), S.WEBHOOK_DELIVERY_FIELDS),
   call('webhooks.delete', (s) => s.webhooks.delete(ID), null),
 
   call(
@@ -300,6 +301,7 @@ export const CLIENT_CALLS: ClientCall[] = [
     S.OUTPUT_DELIVERY_FIELDS,
     paged('deliveries'),
   ),
+  call('outputConnections.redeliver', (s) => s.outputConnections.redeliver(ID, ID), S.OUTPUT_DELIVERY_FIELDS),
   call('outputConnections.delete', (s) => s.outputConnections.delete(ID), null),
 
   call('usage.get', (s) => s.usage.get({ from: '2024-01-01', to: '2024-01-31', priceListId: ID }), S.USAGE_FIELDS),

@@ -106,6 +106,10 @@ describe('saved table output connections', () => {
       { id: 99, name: 'Out' },
     ]);
     expect((await ok(call('GET', `/v1/saved-tables/${tableId}`, auth), 200)).rowCount).toBe(3);
+    // Its row is in the table already: a redelivery is refused and appends nothing.
+    const redeliver = `/v1/output-connections/${conn.id}/deliveries/${log.id}/redeliver`;
+    expect((await error(call('POST', redeliver, auth), 409, 'conflict')).details).toEqual({ status: 'succeeded' });
+    expect((await ok(call('GET', `/v1/saved-tables/${tableId}`, auth), 200)).rowCount).toBe(3);
 
     // A retried activity: the same source key records the same delivery, and attempting it again appends nothing.
     const em = h.orm.em.fork();

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   createConnection,
   deleteConnection,
@@ -6,23 +6,27 @@ import {
   listConnections,
   listOutputDeliveries,
 } from '../../../domain/outputs/connections';
+import { redeliverOutput } from '../../../domain/outputs/redeliver';
 import { pageQuery } from '../../../domain/pagination';
 import type { Config } from '../../../platform/config';
 import { createResolver } from '../../../platform/net/dnsServers';
+import type { Temporal } from '../../../platform/temporal';
 import { idParams } from '../../schemas/common';
 import {
   createOutputConnectionBody,
   outputConnectionListOut,
   outputConnectionOut,
   outputDeliveryListOut,
+  outputDeliveryOut,
 } from '../../schemas/outputConnections';
 import { defineRoute, type RouteDef } from '../route';
 
 type IdParams = z.infer<typeof idParams>;
+const deliveryParams = z.object({ id: z.uuid(), deliveryId: z.uuid() });
 const access = { auth: 'any', scope: 'webhooks:manage' } as const;
 
-/** Save-output connections and their delivery logs (docs/api/output-connections.md). */
-export function outputConnectionRoutes(deps: { config: Config }): RouteDef[] {
+/** Save-output connections, their delivery logs and redelivery (docs/api/output-connections.md). */
+export function outputConnectionRoutes(deps: { config: Config; temporal: Temporal }): RouteDef[] {
   const resolver = createResolver(deps.config.dnsServers);
   return [
     defineRoute<z.infer<typeof createOutputConnectionBody>>({
@@ -90,6 +94,26 @@ export function outputConnectionRoutes(deps: { config: Config }): RouteDef[] {
         const workspaceId = ctx.state.identity!.workspaceId;
         const { items, nextCursor } = await listOutputDeliveries(ctx.state.em, workspaceId, params.id, query);
         ctx.body = { deliveries: items, nextCursor };
+      },
+    }),
+    defineRoute<undefined, undefined, z.infer<typeof deliveryParams>>({
+      method: 'POST',
+      path: '/v1/output-connections/:id/deliveries/:deliveryId/redeliver',
+      summary: 'Deliver a finished delivery again: 3 new attempts, same body and id',
+      tag: 'output-connections',
+      access,
+      params: deliveryParams,
+      responses: {
+        202: { description: 'Redelivery started', schema: outputDeliveryOut },
+        409: {
+          description: "`conflict`: the delivery is still being delivered, or is a saved table's that succeeded",
+        },
+      },
+      async handler(ctx, { params }) {
+        const temporal = { temporal: deps.temporal, config: deps.config.temporal };
+        const workspaceId = ctx.state.identity!.workspaceId;
+        ctx.body = await redeliverOutput(ctx.state.em, temporal, workspaceId, params.id, params.deliveryId);
+        ctx.status = 202;
       },
     }),
   ];

@@ -61,6 +61,22 @@ export class OutputConnections {
   }
 
   /**
+   * Delivers a finished delivery again: three new attempts with the same body and `id`. Any finished
+   * delivery of an `http` connection (a receiver that lost one asks again); of a `saved_table` connection
+   * only a failed one. Returns the delivery, `pending` again.
+   * @throws {NotFoundError} for an unknown connection or delivery
+   * @throws {ConflictError} `conflict` while the delivery is still being delivered, or for a saved table
+   *   connection's delivery that succeeded
+   */
+  redeliver(id: string, deliveryId: string, options?: CallOptions): Promise<OutputDelivery> {
+    return this.http.request({
+      ...options,
+      method: 'POST',
+      path: `${path(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`,
+    });
+  }
+
+  /**
    * Removes a connection; deliveries still retrying stop.
    * @throws {NotFoundError} for an unknown id
    */

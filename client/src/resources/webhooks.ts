@@ -51,6 +51,17 @@ export class Webhooks {
   }
 
   /**
+   * Delivers a finished delivery again: three new attempts with the same body and `id`, whether it failed
+   * or succeeded (a receiver that lost it). Returns the delivery, `pending` again.
+   * @throws {NotFoundError} for an unknown subscription or delivery
+   * @throws {ConflictError} `conflict` while the delivery is still being delivered
+   */
+  redeliver(id: string, deliveryId: string, options?: CallOptions): Promise<WebhookDelivery> {
+    const path = `/v1/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`;
+    return this.http.request({ ...options, method: 'POST', path });
+  }
+
+  /**
    * Removes a subscription.
    * @throws {NotFoundError} for an unknown id
    */

@@ -1,0 +1,66 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { OutputDelivery } from '../../db/entities/OutputConnection';
+import type { Config } from '../../platform/config';
+import type { Temporal } from '../../platform/temporal';
+import { SvcWorkspaceId } from '../../workflows/searchAttributes';
+import { webhookTaskQueue } from '../../workflows/taskQueues';
+import { errors } from '../errors';
+import { findConnection } from './connections';
+import { serializeOutputDelivery, type OutputDeliveryView } from './presenters';
+
+/**
+ * Delivers a finished output delivery again (docs/api/output-connections.md, "Redelivery"): a new round of
+ * 3 attempts with the same body and id, as its own workflow (`output-redelivery-<deliveryId>-<n>`, n the
+ * attempts its log held when asked; search attribute `SvcWorkspaceId`). Any finished delivery of an `http`
+ * connection (a receiver that lost one asks again); of a `saved_table` connection only a failed one, as a
+ * succeeded one's row is in the table already. Returns the delivery as it is once started.
+ * @throws `not_found` for a connection that is not a live one of the workspace, or a delivery not of it;
+ *   `conflict` when the delivery is still being delivered (or is a saved table's that succeeded);
+ *   whatever the Temporal call throws, with the delivery as it was so the caller can ask again
+ */
+export async function redeliverOutput(
+  em: EntityManager,
+  deps: { temporal: Temporal; config: Config['temporal'] },
+  workspaceId: string,
+  connectionId: string,
+  deliveryId: string,
+): Promise<OutputDeliveryView> {
+  const conn = await findConnection(em, workspaceId, connectionId);
+  const redeliverable = conn.type === 'http' ? ['failed', 'succeeded'] : ['failed'];
+  // Claimed back to `pending` in one statement: of two concurrent redelivers one starts.
+  const claimed: Array<{ previous: 'failed' | 'succeeded'; made: number }> = await em.getConnection().execute(
+    `update output_deliveries d set status = 'pending', updated_at = now()
+     from (select id, status as previous, jsonb_array_length(attempts) as made from output_deliveries
+           where id = ? and connection_id = ? and status in (?) for update) o
+     where d.id = o.id returning o.previous, o.made`,
+    [deliveryId, conn.id, redeliverable],
+  );
+  if (claimed.length === 0) {
+    const existing = await em.findOne(OutputDelivery, { id: deliveryId, connectionId: conn.id });
+    if (!existing) throw errors.notFound('Delivery');
+    throw existing.status === 'pending'
+      ? errors.conflict('This delivery is being delivered now; redeliver it once it has finished', {
+          status: existing.status,
+        })
+      : errors.conflict("A saved table connection's delivery that succeeded is in the table already", {
+          status: existing.status,
+        });
+  }
+  const { temporal, config } = deps;
+  const [{ previous, made }] = claimed;
+  await temporal
+    .call(() =>
+      temporal.client.workflow.start('outputRedeliveryWorkflow', {
+        workflowId: `output-redelivery-${deliveryId}-${made}`,
+        taskQueue: config.taskQueue,
+        args: [{ deliveryId, deliveryQueue: webhookTaskQueue(config.taskQueue) }],
+        typedSearchAttributes: [{ key: SvcWorkspaceId, value: workspaceId }],
+      }),
+    )
+    .catch(async (err) => {
+      // Temporal did not take it: the delivery is as it was, so the caller can ask again.
+      await em.nativeUpdate(OutputDelivery, { id: deliveryId }, { status: previous });
+      throw err;
+    });
+  return serializeOutputDelivery(await em.fork().findOneOrFail(OutputDelivery, deliveryId));
+}
