@@ -13,7 +13,7 @@ type IdParams = z.infer<typeof idParams>;
 const deliveryParams = z.object({ id: z.uuid(), deliveryId: z.uuid() });
 const access = { auth: 'any', scope: 'webhooks:manage' } as const;
 
-/** Subscriptions, their delivery log, and redelivery of a failed delivery (docs/api/webhooks.md). */
+/** Subscriptions, their delivery log, and redelivery of a finished delivery (docs/api/webhooks.md). */
 export function webhookRoutes(deps: { config: Config; temporal: Temporal }): RouteDef[] {
   const resolver = createResolver(deps.config.dnsServers);
   return [
@@ -79,13 +79,13 @@ export function webhookRoutes(deps: { config: Config; temporal: Temporal }): Rou
     defineRoute<undefined, undefined, z.infer<typeof deliveryParams>>({
       method: 'POST',
       path: '/v1/webhooks/:id/deliveries/:deliveryId/redeliver',
-      summary: 'Deliver a failed delivery again: 3 new attempts, same body and id',
+      summary: 'Deliver a finished delivery again: 3 new attempts, same body and id',
       tag: 'webhooks',
       access,
       params: deliveryParams,
       responses: {
         202: { description: 'Redelivery started', schema: deliveryOut },
-        409: { description: '`conflict`: only a failed delivery can be redelivered' },
+        409: { description: '`conflict`: the delivery is still in flight' },
       },
       async handler(ctx, { params }) {
         const temporal = { temporal: deps.temporal, config: deps.config.temporal };

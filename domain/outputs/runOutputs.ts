@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { OutputConnection } from '../../db/entities/OutputConnection';
 import { Run } from '../../db/entities/Run';
 import type { AnnouncedRun } from '../../workflows/activityTypes';
+import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { webhookTaskQueue } from '../../workflows/taskQueues';
 import { recordOutputDelivery } from './delivery';
 import { findVersionDefinition } from '../agents/versionCache';
@@ -20,14 +21,17 @@ export const runOutputsWorkflowId = (runId: string) => `run-outputs-${runId}`;
 /**
  * Starts saving a run's output when the run has succeeded and its agent version lists connections
  * (docs/api/output-connections.md): one workflow per run (`run-outputs-<runId>`, so a repeated announcement
- * starts nothing more), off the run's path. Costs one indexed look-up when there is nothing to save, none
- * when given the run (its agent and version) as its run just ended (its agent version is cached: domain/agents/versionCache.ts).
+ * starts nothing more; search attribute `SvcWorkspaceId`), off the run's path. Costs one indexed look-up
+ * when there is nothing to save, none when given the run (its agent and version) as its run just ended
+ * (its agent version is cached: domain/agents/versionCache.ts).
  */
 export async function saveRunOutputs(
   em: EntityManager,
   client: Client,
   taskQueue: string,
-  run: Pick<AnnouncedRun, 'id' | 'status'> | Pick<Run, 'id' | 'status' | 'agentId' | 'agentVersion'>,
+  run:
+    | Pick<AnnouncedRun, 'id' | 'workspaceId' | 'status'>
+    | Pick<Run, 'id' | 'workspaceId' | 'status' | 'agentId' | 'agentVersion'>,
 ): Promise<void> {
   if (run.status !== 'succeeded') return;
   const row = 'agentId' in run ? run : await em.findOne(Run, run.id);
@@ -38,6 +42,7 @@ export async function saveRunOutputs(
       workflowId: runOutputsWorkflowId(run.id),
       taskQueue,
       args: [{ runId: run.id, deliveryQueue: webhookTaskQueue(taskQueue) }],
+      typedSearchAttributes: [{ key: SvcWorkspaceId, value: run.workspaceId }],
     })
     .catch((err) => {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -5,6 +5,7 @@ import type { Temporal } from '../../platform/temporal';
 import { errors } from '../errors';
 import { findPage } from '../pagination';
 import { deliveryWorkflowId } from './dispatch';
+import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { webhookTaskQueue } from '../../workflows/taskQueues';
 import { serializeDelivery, type DeliveryView } from './presenters';
 import { findSubscription } from './subscriptions';
@@ -25,10 +26,11 @@ export async function listDeliveries(
 }
 
 /**
- * Delivers a failed delivery again: a new round of 3 attempts with the same body and id, as its own
- * delivery workflow (`webhook-<deliveryId>-<round>`). Returns the delivery as it is once started.
- * @throws `not_found` for an unknown subscription or delivery; `conflict` when the delivery is not
- *   `failed`; whatever the Temporal call throws, with the delivery left `failed` so the caller can ask again
+ * Delivers a finished delivery again (`failed`, or `succeeded` when a receiver lost it): a new round of 3
+ * attempts with the same body and id, as its own delivery workflow (`webhook-<deliveryId>-<round>`, search
+ * attribute `SvcWorkspaceId`). Returns the delivery as it is once started.
+ * @throws `not_found` for an unknown subscription or delivery; `conflict` while the delivery is still
+ *   `pending`; whatever the Temporal call throws, with the delivery left as it was so the caller can ask again
  */
 export async function redeliver(
   em: EntityManager,
@@ -61,6 +63,7 @@ export async function redeliver(
         workflowId: deliveryWorkflowId(deliveryId, claimed[0].round),
         taskQueue: config.taskQueue,
         args: [{ deliveryId, deliveryQueue: webhookTaskQueue(config.taskQueue) }],
+        typedSearchAttributes: [{ key: SvcWorkspaceId, value: workspaceId }],
       }),
     )
     .catch(async (err) => {

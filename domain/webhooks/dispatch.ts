@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookEventRecord, WebhookSubscription, type WebhookEvent } from '../../db/entities/Webhook';
 import type { AnnouncedRun, StatusWriteOptions } from '../../workflows/activityTypes';
 import type { RunStatus } from '../../workflows/messages';
+import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { webhookTaskQueue } from '../../workflows/taskQueues';
 import { lockDeliverySlots, SLOT_HOLD_SECONDS } from './slots';
 
@@ -61,6 +62,7 @@ export async function announceRun(
       workflowId: `webhook-fanout-${run.id}-${type}-${run.pendingAction?.id ?? 'final'}`,
       taskQueue,
       args: [{ run: snapshot, deliveryQueue: webhookTaskQueue(taskQueue) }],
+      typedSearchAttributes: [{ key: SvcWorkspaceId, value: run.workspaceId }],
     })
     .catch((err) => {
       // A retried announcement after a crash: the fan-out already runs.

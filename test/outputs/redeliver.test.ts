@@ -4,6 +4,8 @@ import { startReceiver, sleep, until } from '../helpers/receiver';
 import { error, ok } from '../helpers/responses';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
+import { runOutputsWorkflowId } from '../../domain/outputs/runOutputs';
+import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 
 type Headers = Record<string, string>;
 interface Delivery {
@@ -17,6 +19,7 @@ describe('redelivering a saved output', () => {
   let h: Harness;
   let stop: () => Promise<void>;
   let auth: Headers;
+  let workspaceId: string;
   let stranger: Headers;
   const secret = 'outsec-0123456789abcdef';
 
@@ -30,6 +33,7 @@ describe('redelivering a saved output', () => {
 
   beforeEach(async () => {
     const owner = await signUp(h);
+    workspaceId = owner.workspaceId;
     await setPlan(h, owner.workspaceId, 'scale');
     auth = bearer(await createKey(h, owner, ['webhooks:manage', 'runs:read', 'runs:write', 'agents:write']));
   });
@@ -84,6 +88,12 @@ describe('redelivering a saved output', () => {
       expect(rx.received[3].raw.equals(rx.received[0].raw)).toBe(true);
       expect(rx.received[3].headers['x-svc-delivery']).toBe(failed.id);
       expect(rx.received.map((r) => r.headers['x-svc-attempt'])).toEqual(['1', '2', '3', '1']);
+      // both the first round and the redelivery are found in Temporal UI by workspace
+      const workflows = [runOutputsWorkflowId(runId), `output-redelivery-${failed.id}-3`];
+      for (const id of workflows) {
+        const described = await h.temporal.client.workflow.getHandle(id).describe();
+        expect(described.typedSearchAttributes.get(SvcWorkspaceId)).toBe(workspaceId);
+      }
 
       // a receiver that lost a succeeded one asks again
       await ok(redeliver(connId, failed.id), 202);

@@ -5,12 +5,14 @@ import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { startReceiver, sleep, until } from '../helpers/receiver';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
+import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 
 // The delivery rules of docs/api/webhooks.md, with real receivers on 127.0.0.1.
 describe('webhook deliveries', () => {
   let h: Harness;
   let stop: () => Promise<void>;
   let auth: Record<string, string>;
+  let workspaceId: string;
   let echo: { id: string };
   const secret = 'whsec-0123456789abcdef';
 
@@ -22,6 +24,7 @@ describe('webhook deliveries', () => {
   // each test gets a workspace of its own, so only its own subscriptions receive its runs
   beforeEach(async () => {
     const owner = await signUp(h);
+    workspaceId = owner.workspaceId;
     await setPlan(h, owner.workspaceId, 'scale');
     auth = bearer(
       await createKey(h, owner, ['webhooks:manage', 'runs:read', 'runs:write', 'agents:write', 'runner:run']),
@@ -178,6 +181,9 @@ describe('webhook deliveries', () => {
       expect(again.status).toBe(202);
       await until(() => rx.received.length === 2, 20_000, 'the redelivery');
       expect(rx.received[1].raw.equals(rx.received[0].raw)).toBe(true);
+      // the redelivery's workflow is found in Temporal UI by workspace
+      const described = await h.temporal.client.workflow.getHandle(`webhook-${log.id}-1`).describe();
+      expect(described.typedSearchAttributes.get(SvcWorkspaceId)).toBe(workspaceId);
       for (let i = 0; i < 50; i++) {
         [log] = await deliveries(sub.id);
         if (log.status === 'succeeded' && log.attempts.length === 2) break;

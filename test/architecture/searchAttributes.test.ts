@@ -1,0 +1,72 @@
+/**
+ * Every workflow the service starts is one an operator can find in Temporal UI by workspace
+ * (docs/architecture.md, "What a workflow carries"): each start in the source (a client's `workflow.start` or
+ * `signalWithStart`, a workflow's `startChild` or `executeChild`, a schedule's `create`) passes
+ * `typedSearchAttributes`. Checked over the syntax tree, so a start written over several lines counts.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as ts from 'typescript';
+import { ROOT, sourceFiles } from './importGraph';
+
+const STARTING_DIRS = ['api', 'activities', 'domain', 'workflows', 'worker'];
+
+/** Whether a call starts a workflow: `….workflow.start(…)`, `startChild(…)`, `….schedule.create(…)` and kin. */
+function startsWorkflow(call: ts.CallExpression): boolean {
+  const callee = call.expression;
+  if (ts.isIdentifier(callee)) return callee.text === 'startChild' || callee.text === 'executeChild';
+  if (!ts.isPropertyAccessExpression(callee)) return false;
+  const owner = callee.expression;
+  const ownerName = ts.isPropertyAccessExpression(owner) ? owner.name.text : ts.isIdentifier(owner) ? owner.text : '';
+  const method = callee.name.text;
+  if (ownerName === 'workflow') return method === 'start' || method === 'signalWithStart';
+  if (ownerName === 'schedule') return method === 'create';
+  return false;
+}
+
+function passesSearchAttributes(node: ts.Node): boolean {
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if (
+      (ts.isPropertyAssignment(n) || ts.isShorthandPropertyAssignment(n)) &&
+      ts.isIdentifier(n.name) &&
+      n.name.text === 'typedSearchAttributes'
+    ) {
+      found = true;
+      return;
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(node);
+  return found;
+}
+
+/** `file:line` of every workflow start in the file that passes no search attributes. */
+function startsWithout(file: string): { starts: number; missing: string[] } {
+  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  let starts = 0;
+  const missing: string[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isCallExpression(n) && startsWorkflow(n)) {
+      starts++;
+      if (!n.arguments.some(passesSearchAttributes)) {
+        missing.push(`${file}:${source.getLineAndCharacterOfPosition(n.getStart()).line + 1}`);
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(source);
+  return { starts, missing };
+}
+
+describe('search attributes', () => {
+  it('every workflow the service starts carries search attributes (SvcWorkspaceId at least)', () => {
+    const files = sourceFiles(STARTING_DIRS);
+    const seen = files.map(startsWithout);
+    // the walk finds the starts at all: the run, flow, eval, conversation, webhook and output ones
+    expect(seen.reduce((n, s) => n + s.starts, 0)).toBeGreaterThanOrEqual(15);
+    expect(seen.flatMap((s) => s.missing)).toEqual([]);
+  });
+});
