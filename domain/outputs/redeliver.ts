@@ -8,6 +8,10 @@ import { errors } from '../errors';
 import { findConnection } from './connections';
 import { serializeOutputDelivery, type OutputDeliveryView } from './presenters';
 
+/** The workflow of a redelivery round: `made` is how many attempts the delivery's log held when asked. */
+export const outputRedeliveryWorkflowId = (deliveryId: string, made: number) =>
+  `output-redelivery-${deliveryId}-${made}`;
+
 /**
  * Delivers a finished output delivery again (docs/api/output-connections.md, "Redelivery"): a new round of
  * 3 attempts with the same body and id, as its own workflow (`output-redelivery-<deliveryId>-<n>`, n the
@@ -51,7 +55,7 @@ export async function redeliverOutput(
   await temporal
     .call(() =>
       temporal.client.workflow.start('outputRedeliveryWorkflow', {
-        workflowId: `output-redelivery-${deliveryId}-${made}`,
+        workflowId: outputRedeliveryWorkflowId(deliveryId, made),
         taskQueue: config.taskQueue,
         args: [{ deliveryId, deliveryQueue: webhookTaskQueue(config.taskQueue) }],
         typedSearchAttributes: [{ key: SvcWorkspaceId, value: workspaceId }],

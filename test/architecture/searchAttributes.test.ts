@@ -2,7 +2,7 @@
  * Every workflow the service starts is one an operator can find in Temporal UI by workspace
  * (docs/architecture.md, "What a workflow carries"): each start in the source (a client's `workflow.start` or
  * `signalWithStart`, a workflow's `startChild` or `executeChild`, a schedule's `create`) passes
- * `typedSearchAttributes`. Checked over the syntax tree, so a start written over several lines counts.
+ * `typedSearchAttributes` with `SvcWorkspaceId`. Checked over the syntax tree, so a start written over several lines counts.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -24,25 +24,19 @@ function startsWorkflow(call: ts.CallExpression): boolean {
   return false;
 }
 
-function passesSearchAttributes(node: ts.Node): boolean {
-  let found = false;
-  const visit = (n: ts.Node): void => {
-    if (found) return;
-    if (
-      (ts.isPropertyAssignment(n) || ts.isShorthandPropertyAssignment(n)) &&
-      ts.isIdentifier(n.name) &&
-      n.name.text === 'typedSearchAttributes'
-    ) {
-      found = true;
-      return;
-    }
-    ts.forEachChild(n, visit);
-  };
-  visit(node);
-  return found;
+/** Whether a call's argument passes `typedSearchAttributes` naming `SvcWorkspaceId`, at any depth (a schedule's action). */
+function passesWorkspaceAttribute(node: ts.Node): boolean {
+  if (
+    (ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) &&
+    ts.isIdentifier(node.name) &&
+    node.name.text === 'typedSearchAttributes'
+  ) {
+    return node.getText().includes('SvcWorkspaceId');
+  }
+  return ts.forEachChild(node, (n) => passesWorkspaceAttribute(n) || undefined) ?? false;
 }
 
-/** `file:line` of every workflow start in the file that passes no search attributes. */
+/** `file:line` of every workflow start in the file that does not pass `SvcWorkspaceId`. */
 function startsWithout(file: string): { starts: number; missing: string[] } {
   const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
@@ -51,7 +45,7 @@ function startsWithout(file: string): { starts: number; missing: string[] } {
   const visit = (n: ts.Node): void => {
     if (ts.isCallExpression(n) && startsWorkflow(n)) {
       starts++;
-      if (!n.arguments.some(passesSearchAttributes)) {
+      if (!n.arguments.some(passesWorkspaceAttribute)) {
         missing.push(`${file}:${source.getLineAndCharacterOfPosition(n.getStart()).line + 1}`);
       }
     }
@@ -62,7 +56,7 @@ function startsWithout(file: string): { starts: number; missing: string[] } {
 }
 
 describe('search attributes', () => {
-  it('every workflow the service starts carries search attributes (SvcWorkspaceId at least)', () => {
+  it('every workflow the service starts carries SvcWorkspaceId', () => {
     const files = sourceFiles(STARTING_DIRS);
     const seen = files.map(startsWithout);
     // the walk finds the starts at all: the run, flow, eval, conversation, webhook and output ones

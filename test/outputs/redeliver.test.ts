@@ -4,6 +4,7 @@ import { startReceiver, sleep, until } from '../helpers/receiver';
 import { error, ok } from '../helpers/responses';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
+import { outputRedeliveryWorkflowId } from '../../domain/outputs/redeliver';
 import { runOutputsWorkflowId } from '../../domain/outputs/runOutputs';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 
@@ -89,7 +90,7 @@ describe('redelivering a saved output', () => {
       expect(rx.received[3].headers['x-svc-delivery']).toBe(failed.id);
       expect(rx.received.map((r) => r.headers['x-svc-attempt'])).toEqual(['1', '2', '3', '1']);
       // both the first round and the redelivery are found in Temporal UI by workspace
-      const workflows = [runOutputsWorkflowId(runId), `output-redelivery-${failed.id}-3`];
+      const workflows = [runOutputsWorkflowId(runId), outputRedeliveryWorkflowId(failed.id, 3)];
       for (const id of workflows) {
         const described = await h.temporal.client.workflow.getHandle(id).describe();
         expect(described.typedSearchAttributes.get(SvcWorkspaceId)).toBe(workspaceId);

@@ -5,6 +5,7 @@ import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { startReceiver, sleep, until } from '../helpers/receiver';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
+import { deliveryWorkflowId } from '../../domain/webhooks/dispatch';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 
 // The delivery rules of docs/api/webhooks.md, with real receivers on 127.0.0.1.
@@ -182,7 +183,7 @@ describe('webhook deliveries', () => {
       await until(() => rx.received.length === 2, 20_000, 'the redelivery');
       expect(rx.received[1].raw.equals(rx.received[0].raw)).toBe(true);
       // the redelivery's workflow is found in Temporal UI by workspace
-      const described = await h.temporal.client.workflow.getHandle(`webhook-${log.id}-1`).describe();
+      const described = await h.temporal.client.workflow.getHandle(deliveryWorkflowId(log.id, 1)).describe();
       expect(described.typedSearchAttributes.get(SvcWorkspaceId)).toBe(workspaceId);
       for (let i = 0; i < 50; i++) {
         [log] = await deliveries(sub.id);
