@@ -4,6 +4,15 @@ import { Checks, createRun, drillWorkspace, serviceScript, sleep, TERMINAL, wait
 
 const OUTAGE_MS = 10_000;
 const USERS = 10;
+/** Each user pauses this long between requests, which bounds how many requests the drill can send. */
+const PACE_MS = 20;
+/**
+ * The longest the load can last: 3 s before the outage, the outage, up to 30 s for recovery, 3 s after,
+ * and room for stopping and starting PostgreSQL. With answers as fast as a quick host gives, a user
+ * sends one request per pause, so the key pool is sized for that bound: a 429 from the per-key rate
+ * limit is never the drill's doing.
+ */
+const LOAD_MAX_MS = 3000 + OUTAGE_MS + 30_000 + 3000 + 15_000;
 /** An answer slower than this counts as a hang (the pool's connect timeout is 3 s). */
 const HANG_MS = 8_000;
 
@@ -24,7 +33,7 @@ interface Sample {
  * answers 2xx again once PostgreSQL is back; runs caught in the outage finish.
  */
 export async function postgresOutageDrill(env: DrillEnv, checks: Checks): Promise<string> {
-  const ws = await drillWorkspace(env, 6000);
+  const ws = await drillWorkspace(env, USERS * Math.ceil(LOAD_MAX_MS / PACE_MS) + 2000);
   const agentId = await createAgent(env.api.url, ws.pool.next());
   const known = await createRun(env, ws, agentId, { text: 'before' });
   const created: string[] = [known.id];
@@ -61,7 +70,7 @@ export async function postgresOutageDrill(env: DrillEnv, checks: Checks): Promis
         sample = { kind, at: t0, ms: Date.now() - t0, status: 0 };
       }
       samples.push(sample);
-      await sleep(20);
+      await sleep(PACE_MS);
     }
   };
   const load = Promise.all(Array.from({ length: USERS }, (_, u) => user(u)));
@@ -103,7 +112,8 @@ export async function postgresOutageDrill(env: DrillEnv, checks: Checks): Promis
   checks.ok(bad503.length === 0, `${bad503.length} 503s without code unavailable and Retry-After`);
   checks.ok(
     unexpected.length === 0,
-    `${unexpected.length} unexpected 4xx answers, e.g. ${JSON.stringify(unexpected[0])}`,
+    `${unexpected.length} unexpected 4xx answers, e.g. ${JSON.stringify(unexpected[0])}` +
+      (ws.pool.overdrawn > 0 ? ` (${ws.pool.overdrawn} requests were sent after the key pool was spent)` : ''),
   );
   checks.ok(outage503 > 0, 'no 503 was seen during the outage (did PostgreSQL stop?)');
   checks.ok(
