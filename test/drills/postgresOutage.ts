@@ -3,16 +3,19 @@ import { request, waitForTerminal } from '../../bench/lib/http';
 import { Checks, createRun, drillWorkspace, serviceScript, sleep, TERMINAL, waitForRuns, type DrillEnv } from './lib';
 
 const OUTAGE_MS = 10_000;
+/** Load before the outage, and again after every request kind has recovered. */
+const STEADY_MS = 3000;
+/** How long after PostgreSQL is back every request kind must have answered 2xx again. */
+const RECOVERY_MS = 30_000;
 const USERS = 10;
 /** Each user pauses this long between requests, which bounds how many requests the drill can send. */
 const PACE_MS = 20;
 /**
- * The longest the load can last: 3 s before the outage, the outage, up to 30 s for recovery, 3 s after,
- * and room for stopping and starting PostgreSQL. With answers as fast as a quick host gives, a user
- * sends one request per pause, so the key pool is sized for that bound: a 429 from the per-key rate
- * limit is never the drill's doing.
+ * The longest the load can last, with room for stopping and starting PostgreSQL. With answers as fast
+ * as a quick host gives, a user sends one request per pause, so the key pool is sized for that bound: a
+ * 429 from the per-key rate limit is never the drill's doing.
  */
-const LOAD_MAX_MS = 3000 + OUTAGE_MS + 30_000 + 3000 + 15_000;
+const LOAD_MAX_MS = STEADY_MS + OUTAGE_MS + RECOVERY_MS + STEADY_MS + 15_000;
 /** An answer slower than this counts as a hang (the pool's connect timeout is 3 s). */
 const HANG_MS = 8_000;
 
@@ -75,21 +78,21 @@ export async function postgresOutageDrill(env: DrillEnv, checks: Checks): Promis
   };
   const load = Promise.all(Array.from({ length: USERS }, (_, u) => user(u)));
 
-  await sleep(3000);
+  await sleep(STEADY_MS);
   const apiPid = env.api.child.pid;
   await serviceScript('postgres', 'stop');
   const downAt = Date.now();
   await sleep(OUTAGE_MS);
   await serviceScript('postgres', 'start');
   const upAt = Date.now();
-  // Recovered: every kind answered 2xx again (at most 30 s after PostgreSQL is back).
+  // Recovered: every kind answered 2xx again (at most RECOVERY_MS after PostgreSQL is back).
   const recovered: Partial<Record<Kind, number>> = {};
-  while (Date.now() - upAt < 30_000 && kinds.some((k) => recovered[k] === undefined)) {
+  while (Date.now() - upAt < RECOVERY_MS && kinds.some((k) => recovered[k] === undefined)) {
     for (const s of samples)
       if (s.at >= upAt && s.status >= 200 && s.status < 300) recovered[s.kind] ??= s.at + s.ms - upAt;
     await sleep(200);
   }
-  await sleep(3000);
+  await sleep(STEADY_MS);
   stop = true;
   await load;
 
@@ -118,7 +121,7 @@ export async function postgresOutageDrill(env: DrillEnv, checks: Checks): Promis
   checks.ok(outage503 > 0, 'no 503 was seen during the outage (did PostgreSQL stop?)');
   checks.ok(
     kinds.every((k) => recovered[k] !== undefined),
-    `not every request kind recovered within 30 s: ${JSON.stringify(recovered)}`,
+    `not every request kind recovered within ${RECOVERY_MS / 1000} s: ${JSON.stringify(recovered)}`,
   );
   checks.ok(env.api.alive() && env.api.child.pid === apiPid, 'the API process was restarted or died');
 
