@@ -4,11 +4,18 @@ import path from 'node:path';
 import { loadConfig } from '../platform/config';
 import { createTemporal } from '../platform/temporal';
 import { initOrm } from '../db/orm';
-import { createAgent, createWorkspace, KeyPool } from './lib/accounts';
+import { createAgent, createWorkspace, KeyPool } from '../test/helpers/live/accounts';
 import type { BenchContext, CaseResult } from './lib/context';
 import { cpuSample, cpuShare } from './lib/cpu';
-import { expectStatus, waitForTerminal } from './lib/http';
-import { ROOT, spawnTsx, startApiProcess, startWorkerProcess, waitUntilReady, httpOk } from './lib/processes';
+import { expectStatus, waitForTerminal } from '../test/helpers/live/http';
+import {
+  ROOT,
+  spawnTsx,
+  startApiProcess,
+  startWorkerProcess,
+  waitUntilReady,
+  httpOk,
+} from '../test/helpers/live/processes';
 import { createCase } from './cases/create';
 import { e2eCase } from './cases/e2e';
 import { gateCase } from './cases/gate';

@@ -1,6 +1,6 @@
 import { encodeCursor } from '../../domain/pagination';
-import { createAgent, createWorkspace, KeyPool } from '../lib/accounts';
-import { expectStatus, waitForTerminal } from '../lib/http';
+import { createAgent, createWorkspace, KeyPool } from '../../test/helpers/live/accounts';
+import { expectStatus, waitForTerminal } from '../../test/helpers/live/http';
 import { measureHttp, measureHttpInTurns } from '../lib/load';
 import { COMPARISON_HEADERS, comparisonRows, fmt, ratio, table } from '../lib/stats';
 import type { BenchContext, CaseResult } from '../lib/context';

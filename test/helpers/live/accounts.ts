@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Orm } from '../../db/orm';
-import { runAdmin } from '../../scripts/admin';
+import type { Orm } from '../../../db/orm';
+import { runAdmin } from '../../../scripts/admin';
 import { expectStatus, request } from './http';
 
 export interface BenchWorkspace {
