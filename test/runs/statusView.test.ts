@@ -1,7 +1,8 @@
 import { createModelRegistry } from '../../domain/models/registry';
 import { createRunExecution } from '../../domain/runs/execution';
 import { serializeRun } from '../../domain/runs/presenters';
-import { runViewJson, writeStatus } from '../../domain/runs/statusWrites';
+import { runViewJson } from '../../domain/runs/runViewSql';
+import { writeStatus } from '../../domain/runs/statusWrites';
 import { writeStep } from '../../domain/runs/stepWrites';
 import { createToolRegistry } from '../../domain/tools/registry';
 import { Run } from '../../db/entities/Run';
@@ -13,7 +14,8 @@ import { createAgent, createRun } from '../helpers/runs';
 import { testTaskQueue } from '../helpers/worker';
 
 /**
- * A status change is one statement that builds its event's run view in SQL (domain/runs/statusWrites.ts):
+ * A status change is one statement that builds its event's run view in SQL (domain/runs/statusWrites.ts,
+ * with the presenter restated as SQL in domain/runs/runViewSql.ts, which `GET /v1/runs/{id}` reads too):
  * that view must be exactly the one presentRun builds (serializeRun of the row read back), for rows in
  * every state, and the change must follow the rules the entity's transition followed. No worker runs
  * here: the test plays the workflow's part.
