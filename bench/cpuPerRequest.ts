@@ -25,9 +25,9 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { loadConfig } from '../platform/config';
 import { initOrm, type Orm } from '../db/orm';
-import { createAgent, createWorkspace, KeyPool } from './lib/accounts';
+import { createAgent, createWorkspace, KeyPool } from '../test/helpers/live/accounts';
 import { readPid, statTimes, TICK_MS } from './lib/cpu';
-import { expectStatus } from './lib/http';
+import { expectStatus } from '../test/helpers/live/http';
 import { freePort } from './lib/ports';
 
 const ROOT = path.resolve(__dirname, '..');

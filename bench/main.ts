@@ -4,11 +4,18 @@ import path from 'node:path';
 import { loadConfig } from '../platform/config';
 import { createTemporal } from '../platform/temporal';
 import { initOrm } from '../db/orm';
-import { createAgent, createWorkspace, KeyPool } from './lib/accounts';
+import { createAgent, createWorkspace, KeyPool } from '../test/helpers/live/accounts';
 import type { BenchContext, CaseResult } from './lib/context';
 import { cpuSample, cpuShare } from './lib/cpu';
-import { expectStatus, waitForTerminal } from './lib/http';
-import { ROOT, spawnTsx, startApiProcess, startWorkerProcess, waitUntilReady, httpOk } from './lib/processes';
+import { expectStatus, waitForTerminal } from '../test/helpers/live/http';
+import {
+  ROOT,
+  spawnTsx,
+  startApiProcess,
+  startWorkerProcess,
+  waitUntilReady,
+  httpOk,
+} from '../test/helpers/live/processes';
 import { createCase } from './cases/create';
 import { e2eCase } from './cases/e2e';
 import { gateCase } from './cases/gate';
@@ -24,9 +31,9 @@ import { soakBaselineCase } from './cases/soakBaseline';
 
 /**
  * `npm run bench` (through bench/run.sh, which starts PostgreSQL and Temporal on the bench's own
- * ports and data dir): starts the processes under test, warms up, runs the six cases in one go and
- * writes bench/results/latest.json plus the Markdown tables on stdout. It measures; it never fails
- * on a number.
+ * ports and data dir): starts the processes under test, warms up, runs the cases in one go, prints the
+ * Markdown tables on stdout and writes the run's numbers to BENCH_OUTPUT (run.sh then judges the targets
+ * over its runs, bench/summarize.ts). It measures; it never fails on a number.
  */
 
 const CASES: Record<string, (ctx: BenchContext) => Promise<CaseResult>> = {
@@ -144,7 +151,7 @@ async function main(): Promise<void> {
 
   // Global warm-up: JIT, connection pools, workflow caches of every code path the cases use.
   console.error('[bench] warming up');
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < num('BENCH_WARMUP_RUNS', 20); i++) {
     const run = await expectStatus(201, `${apiUrl}/v1/runs`, {
       headers: { authorization: pool.next() },
       json: { agentId: ctx.echoAgentId, input: { text: 'warm-up' } },
@@ -184,9 +191,9 @@ async function main(): Promise<void> {
     },
     cases: Object.fromEntries(results.map((r) => [r.title, r.data])),
   };
-  const resultsDir = path.join(ROOT, 'bench/results');
-  fs.mkdirSync(resultsDir, { recursive: true });
-  fs.writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(output, null, 2)}\n`);
+  const outFile = process.env.BENCH_OUTPUT ?? path.join(dataDir, 'run.json');
+  fs.mkdirSync(path.dirname(outFile), { recursive: true });
+  fs.writeFileSync(outFile, `${JSON.stringify(output, null, 2)}\n`);
 
   console.log(`## svc benchmark — ${started.toISOString()}\n`);
   console.log(
@@ -195,7 +202,7 @@ async function main(): Promise<void> {
       `at end ${output.machine.loadAverageAtEnd.join('/')}.\n`,
   );
   for (const r of results) console.log(`${r.markdown}\n`);
-  console.error(`[bench] wrote ${path.relative(ROOT, path.join(resultsDir, 'latest.json'))}`);
+  console.error(`[bench] wrote ${path.relative(ROOT, outFile)}`);
 
   await temporal.close();
   await orm.close(true);

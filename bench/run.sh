@@ -3,6 +3,11 @@
 # migrated, then bench/main.ts, which starts the API, the worker and the baseline server, measures
 # and prints the tables. Stops the services it started.
 #
+#   npm run bench -- --repeat 5   five runs back to back, each from empty databases; every target is
+#                                 judged on the median of the five (bench/summarize.ts)
+#   npm run bench -- --quick      a smoke run: cases 1, 2, 3 and 8 for 2 s each, a short warm-up; writes
+#                                 .data/bench/quick.json, never bench/results/latest.json
+#
 # Environment (defaults):
 #   SVC_DATA_DIR=.data/bench  SVC_PG_PORT=54322  SVC_PG_DB=svc_bench
 #   SVC_TEMPORAL_PORT=7253    SVC_TEMPORAL_UI_PORT=8253
@@ -17,6 +22,26 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+repeat=1
+quick=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --repeat) repeat="${2:-}"; shift 2 ;;
+    --repeat=*) repeat="${1#--repeat=}"; shift ;;
+    --quick) quick=1; shift ;;
+    *) echo "bench/run.sh: unknown argument $1 (--repeat N, --quick)" >&2; exit 2 ;;
+  esac
+done
+if ! [[ "$repeat" =~ ^[1-9][0-9]*$ ]]; then
+  echo "bench/run.sh: --repeat takes a whole number of runs, at least 1" >&2
+  exit 2
+fi
+if [[ "$quick" == 1 ]]; then
+  export BENCH_CASES="${BENCH_CASES:-create,e2e,gate,turns}"
+  export BENCH_SECONDS="${BENCH_SECONDS:-2}" BENCH_WARMUP_SECONDS="${BENCH_WARMUP_SECONDS:-1}"
+  export BENCH_TURNS_RUNS="${BENCH_TURNS_RUNS:-1}" BENCH_WARMUP_RUNS="${BENCH_WARMUP_RUNS:-3}"
+fi
 
 : "${SVC_DATA_DIR:=.data/bench}"
 : "${SVC_PG_PORT:=54322}"
@@ -34,14 +59,6 @@ svc_own_services bench
 
 svc_install_deps
 
-# Every run starts from empty databases, so that one run's leftovers (open workflows, rows) never
-# weigh on the next. Only this data dir is touched; services of another data dir keep running.
-if [[ "$BENCH_KEEP_DATA" != 1 ]]; then
-  bash scripts/postgres.sh stop >/dev/null 2>&1 || true
-  bash scripts/temporal.sh stop >/dev/null 2>&1 || true
-  rm -rf "$SVC_DATA_DIR/pg" "$SVC_DATA_DIR"/temporal.db* "$SVC_DATA_DIR/logs"
-fi
-
 # Temporal dev server settings on top of scripts/temporal.sh's (see bench/README.md): the wrapper
 # adds them to `temporal server start-dev` and passes every other command through.
 if [[ "$BENCH_TEMPORAL_TUNING" == 1 ]]; then
@@ -51,11 +68,27 @@ if [[ "$BENCH_TEMPORAL_TUNING" == 1 ]]; then
   export TEMPORAL_CLI="$PWD/bench/temporal-tuned.sh"
 fi
 
-svc_services_up
-svc_migrate >&2
-
-svc_log "running bench/main.ts (DATABASE_URL=$DATABASE_URL TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS)"
+runs_dir="$SVC_DATA_DIR/runs"
+rm -rf "$runs_dir"
+mkdir -p "$runs_dir"
+outputs=()
 rc=0
-npx tsx bench/main.ts || rc=$?
-svc_services_down
-exit "$rc"
+for ((i = 1; i <= repeat; i++)); do
+  # Every run starts from empty databases, so that one run's leftovers (open workflows, rows) never
+  # weigh on the next. Only this data dir is touched; services of another data dir keep running.
+  if [[ "$BENCH_KEEP_DATA" != 1 ]]; then
+    bash scripts/postgres.sh stop >/dev/null 2>&1 || true
+    bash scripts/temporal.sh stop >/dev/null 2>&1 || true
+    rm -rf "$SVC_DATA_DIR/pg" "$SVC_DATA_DIR"/temporal.db* "$SVC_DATA_DIR/logs"
+  fi
+  svc_services_up
+  svc_migrate >&2
+  svc_log "run $i of $repeat: bench/main.ts (DATABASE_URL=$DATABASE_URL TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS)"
+  BENCH_OUTPUT="$runs_dir/run-$i.json" npx tsx bench/main.ts || rc=$?
+  svc_services_down
+  [[ "$rc" == 0 ]] || exit "$rc"
+  outputs+=("$runs_dir/run-$i.json")
+done
+
+if [[ "$quick" == 1 ]]; then out="$SVC_DATA_DIR/quick.json"; else out=bench/results/latest.json; fi
+npx tsx bench/summarize.ts "$out" "${outputs[@]}"

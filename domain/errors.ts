@@ -1,7 +1,8 @@
 /**
- * The one error type of the API. Every code is a row of the table in docs/api/errors.md; the error middleware renders
- * it as `{ error: { code, message, details?, requestId } }` and turns anything else into
- * `internal_error`.
+ * The one error type a caller of the API sees. Every code is a row of the table in docs/api/errors.md; the error
+ * middleware renders it as `{ error: { code, message, details?, requestId } }` and turns anything else into
+ * `internal_error` or `unavailable`. Areas with error classes of their own translate them into this one where a
+ * caller would see them.
  */
 export const ERROR_STATUS = {
   invalid_json: 400,

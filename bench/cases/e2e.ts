@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expectStatus, waitForTerminal } from '../lib/http';
+import { expectStatus, waitForTerminal } from '../../test/helpers/live/http';
 import { closedLoop } from '../lib/load';
 import { COMPARISON_HEADERS, comparisonRows, ratio, table, type Summary } from '../lib/stats';
 import type { BenchContext, CaseResult } from '../lib/context';

@@ -1,4 +1,4 @@
-import { createKey, createWorkspace } from '../lib/accounts';
+import { createKey, createWorkspace } from '../../test/helpers/live/accounts';
 import { fmt, table } from '../lib/stats';
 import type { BenchContext, CaseResult } from '../lib/context';
 

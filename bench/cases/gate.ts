@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { expectStatus, RunEventStream, type SseEvent } from '../lib/http';
+import { expectStatus, RunEventStream, type SseEvent } from '../../test/helpers/live/http';
 import { closedLoop } from '../lib/load';
 import { COMPARISON_HEADERS, comparisonRows, ratio, table } from '../lib/stats';
 import type { BenchContext, CaseResult } from '../lib/context';

@@ -1,4 +1,4 @@
-import { createAgent, createWorkspace, KeyPool } from '../lib/accounts';
+import { createAgent, createWorkspace, KeyPool } from '../../test/helpers/live/accounts';
 import { measureHttp, type HttpResult } from '../lib/load';
 import { fmt, table } from '../lib/stats';
 import type { BenchContext, CaseResult } from '../lib/context';

@@ -1,6 +1,6 @@
 import { encodeCursor } from '../../domain/pagination';
-import { createAgent, createWorkspace, KeyPool } from '../lib/accounts';
-import { expectStatus, waitForTerminal } from '../lib/http';
+import { createAgent, createWorkspace, KeyPool } from '../../test/helpers/live/accounts';
+import { expectStatus, waitForTerminal } from '../../test/helpers/live/http';
 import { measureHttp, measureHttpInTurns } from '../lib/load';
 import { COMPARISON_HEADERS, comparisonRows, fmt, ratio, table } from '../lib/stats';
 import type { BenchContext, CaseResult } from '../lib/context';
@@ -72,7 +72,7 @@ export async function readCase(ctx: BenchContext): Promise<CaseResult> {
   // The list workspaces, one of each size, all seeded before any is measured: their pages are then read in
   // turns (measureHttpInTurns), so every size gets the same mix of the machine's fast and slow stretches.
   // Measured one after the other, as the workspace grew, the 1k pages came out slower than the 100k ones in
-  // some runs and faster in others by up to a quarter (bench/README.md, the twenty-first set).
+  // some runs and faster in others by up to a quarter (bench/README.md, list pages).
   const workspaces: Array<{ size: number; id: string; pool: KeyPool }> = [];
   for (const size of SIZES) {
     const ws = await createWorkspace(ctx.apiUrl, ctx.orm);

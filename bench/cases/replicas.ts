@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createAgent, createWorkspace, KeyPool } from '../lib/accounts';
+import { createAgent, createWorkspace, KeyPool } from '../../test/helpers/live/accounts';
 import { measureHttp, type HttpResult } from '../lib/load';
 import { freePort } from '../lib/ports';
-import { startApiProcess, startWorkerProcess } from '../lib/processes';
+import { startApiProcess, startWorkerProcess } from '../../test/helpers/live/processes';
 import {
   accountRuns,
   drainRuns,

@@ -1,6 +1,6 @@
-import { createAgent, createWorkspace, KeyPool } from '../lib/accounts';
+import { createAgent, createWorkspace, KeyPool } from '../../test/helpers/live/accounts';
 import { sleep, type BenchContext, type CaseResult } from '../lib/context';
-import { expectStatus, request, RunEventStream, waitForTerminal, type SseEvent } from '../lib/http';
+import { expectStatus, request, RunEventStream, waitForTerminal, type SseEvent } from '../../test/helpers/live/http';
 import { measureHttp, type HttpResult } from '../lib/load';
 import { nowMs, OpLog, openLoop } from '../lib/openLoop';
 import { RssSampler } from '../lib/rss';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type BenchContext, type CaseResult, sleep } from '../lib/context';
-import { expectStatus, request, waitForTerminal } from '../lib/http';
+import { expectStatus, request, waitForTerminal } from '../../test/helpers/live/http';
 import { nowMs, OpLog, openLoop } from '../lib/openLoop';
 import { fmt, table } from '../lib/stats';
 import type { bareDurableRunWorkflow } from '../baseline/workflows';

@@ -1,7 +1,7 @@
 import * as proto from '@temporalio/proto';
 import { runWorkflowId } from '../../workflows/messages';
-import { createAgent } from '../lib/accounts';
-import { expectStatus, waitForTerminal } from '../lib/http';
+import { createAgent } from '../../test/helpers/live/accounts';
+import { expectStatus, waitForTerminal } from '../../test/helpers/live/http';
 import { fmt, ratio, table } from '../lib/stats';
 import type { BenchContext, CaseResult } from '../lib/context';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createAgent, createWorkspace, KeyPool } from '../lib/accounts';
-import { expectStatus, waitForTerminal } from '../lib/http';
+import { createAgent, createWorkspace, KeyPool } from '../../test/helpers/live/accounts';
+import { expectStatus, waitForTerminal } from '../../test/helpers/live/http';
 import { fmt, percentile, ratio, table } from '../lib/stats';
 import { arrivals, startReceivers, untilEveryoneHas, type Arrivals, type Receivers } from '../lib/receivers';
 import { sleep, type BenchContext, type CaseResult } from '../lib/context';

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Orm } from '../../db/orm';
-import type { KeyPool } from './accounts';
-import type { ServiceProcess } from './processes';
+import type { KeyPool } from '../../test/helpers/live/accounts';
+import type { ServiceProcess } from '../../test/helpers/live/processes';
 
 /** What every benchmark case gets: the running processes' URLs, clients, and the load settings. */
 export interface BenchContext {

@@ -3,9 +3,9 @@ import type { Client } from '@temporalio/client';
 import type { Orm } from '../../db/orm';
 import { runAdmin } from '../../scripts/admin';
 import { runWorkflowId } from '../../workflows/messages';
-import { createKey, createWorkspace } from './accounts';
+import { createKey, createWorkspace } from '../../test/helpers/live/accounts';
 import { sleep } from './context';
-import { request } from './http';
+import { request } from '../../test/helpers/live/http';
 
 /**
  * The correctness checks of the replicas case (bench/cases/replicas.ts): what two API processes and two

@@ -6,7 +6,7 @@ import { decodePositionCursor, encodePositionCursor, findPage } from '../paginat
 import type { RunStatus } from '../../workflows/messages';
 import { pooledRows } from '../../platform/database/rows';
 import { RunViewLoader } from './runViewLoader';
-import { runViewJson } from './statusWrites';
+import { runViewJson } from './runViewSql';
 
 /** Loads a run of the caller's workspace; another workspace's id is 404, never 403 (docs/api/errors.md). */
 export async function findRun(em: EntityManager, workspaceId: string, id: string): Promise<Run> {
@@ -19,7 +19,7 @@ export async function findRun(em: EntityManager, workspaceId: string, id: string
  * `findRun` and `serializeRun` in one statement, without building the entity: `GET /v1/runs/{id}` is
  * the read that callers poll, and hydrating a run (identity map, change-set snapshot) cost more than the
  * query itself (bench/README.md, case 4). The view is built by PostgreSQL as a status change's event
- * builds it (statusWrites.ts, `runViewJson`, held equal to presentRun by test/runs/statusView.test.ts),
+ * builds it (runViewSql.ts, held equal to presentRun by test/runs/statusView.test.ts),
  * and comes back as JSON text, the response body as is: the API neither parses nor serializes it.
  * Same 404. Concurrent reads share a statement (runViewLoader.ts). On the shared connection's pool,
  * through `pg` alone (platform/database/rows.ts): no EntityManager is needed, so the request forks none.

@@ -4,14 +4,14 @@ import type { TransitionPatch } from '../../workflows/activityTypes';
 import { executePrepared } from '../../db/preparedStatement';
 import { settlementWrites, type Settlement } from '../billing/charge';
 import { RUN_EVENTS_CHANNEL } from './events';
-import { isoSql } from './isoSql';
 import type { RunView } from './presenters';
+import { runViewJson } from './runViewSql';
 
 /**
  * A run's status change with its `run.status` event (and the event's notification) in ONE statement: no
  * transaction of its own is needed (a single statement commits whole), and a run's worker side makes one
  * round trip per change instead of the entity's lock, update and event. The event's data is the run as
- * presentRun (presenters.ts) shows it, built by PostgreSQL from the row it just wrote (runViewJson;
+ * presentRun (presenters.ts) shows it, built by PostgreSQL from the row it just wrote (runViewSql.ts;
  * test/runs/statusView.test.ts holds the two equal); timestamps are written from JavaScript dates
  * (milliseconds) and read back in the same ISO form.
  */
@@ -44,17 +44,6 @@ export interface StatusWriteOptions {
     settlement: Settlement;
     from?: { heldMicros: number; inputTokens: number; outputTokens: number; started: boolean };
   };
-}
-
-/** The run view of the row `a` as JSON, exactly as presentRun writes it (presenters.ts). */
-export function runViewJson(a: string): string {
-  return `jsonb_build_object(
-    'id', ${a}.id, 'agentId', ${a}.agent_id, 'agentVersion', ${a}.agent_version, 'status', ${a}.status,
-    'input', ${a}.input, 'output', ${a}.output, 'error', ${a}.error, 'pendingAction', ${a}.pending_action,
-    'usage', jsonb_build_object('inputTokens', ${a}.input_tokens, 'outputTokens', ${a}.output_tokens,
-                                'costUsd', round(${a}.cost_micros)::float8 / 1000000),
-    'metadata', ${a}.metadata, 'createdAt', ${isoSql(`${a}.created_at`)}, 'updatedAt', ${isoSql(`${a}.updated_at`)},
-    'startedAt', ${isoSql(`${a}.started_at`)}, 'completedAt', ${isoSql(`${a}.completed_at`)})`;
 }
 
 const rowColumns = (a: string) =>

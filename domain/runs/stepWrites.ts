@@ -3,13 +3,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { StepStatus, StepType } from '../../db/entities/RunStep';
 import { executePrepared } from '../../db/preparedStatement';
 import { RUN_EVENTS_CHANNEL } from './events';
-import { isoSql } from './isoSql';
+import { stepViewJson } from './runViewSql';
 
 /**
  * A run's step written with its `run.step` event (and the event's notification) in ONE statement, so a
  * step costs one round trip and needs no transaction of its own (a single statement commits whole).
  * The event's data is the step as serializeStep (presenters.ts) shows it, built by PostgreSQL from the
- * row it just wrote; timestamps are written from JavaScript dates (milliseconds) and read back in the
+ * row it just wrote (runViewSql.ts); timestamps are written from JavaScript dates (milliseconds) and read back in the
  * same ISO form.
  */
 
@@ -84,9 +84,7 @@ export function stepStatement({ runId, index, type, status, detail, tokens, when
        returning index, type, status, detail, started_at, completed_at),
      notified as (select pg_notify(?, ?) from step)`;
   const sql = `insert into run_events (run_id, type, data)
-       select ?, 'run.step', jsonb_build_object(
-         'index', step.index, 'type', step.type, 'status', step.status, 'detail', step.detail,
-         'startedAt', ${isoSql('step.started_at')}, 'completedAt', ${isoSql('step.completed_at')})
+       select ?, 'run.step', ${stepViewJson('step')}
        from step, notified`;
   const params = [
     ...countedParams,

@@ -4,6 +4,7 @@ import { postAttempt, type DeliveryOptions } from './delivery';
 import { claimDeliverySlots } from './slots';
 import type { FirstAttempts } from '../../workflows/activityTypes';
 import { LIVE, type DeliveryTarget } from './dispatch';
+import { startPaced } from './startPacing';
 
 export type { FirstAttempts };
 
@@ -32,22 +33,6 @@ export class Limiter {
  * (a slot passes to the next delivery at once); a held slot outlives this by far (slots.ts).
  */
 const FLUSH_EVERY_MS = 20;
-
-/**
- * How many attempts are set up at a time. Node writes a request to its socket from a process.nextTick
- * callback (the agent's), which runs only once every promise job queued before it has: a hundred
- * attempts started in one go reach the wire together, after the last one is built, and their receivers
- * wait for all of them. Awaiting a tick every few lets those callbacks write the requests built so far,
- * and receivers start on them while the rest are built. A tick, not an event-loop turn: the answers
- * already in wait until every request is out (bench/README.md, the fan-out's start). Except while new
- * connections are being opened: a request waiting for one is written only after the event loop has
- * polled for its connect, so then a whole turn, and the connections finish opening while the rest are built
- * instead of all after the last one (bench/README.md, the cold fan-out).
- */
-const START_BATCH = 8;
-
-const nextTick = () => new Promise<void>((resolve) => process.nextTick(resolve));
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 type FirstOutcome = 'succeeded' | 'gone' | 'retry' | 'queued';
 
@@ -140,12 +125,13 @@ export async function makeFirstAttempts(
     });
     holders.add(p);
   };
-  const holdAll = async (ids: string[]) => {
-    for (let i = 0; i < ids.length; i++) {
-      if (i > 0 && i % START_BATCH === 0) await (opts.connections?.connecting ? nextTurn() : nextTick());
-      hold(targets.get(ids[i])!);
-    }
-  };
+  // started a few at a time (startPacing.ts), so the first requests are on the wire while the rest are built
+  const holdAll = (ids: string[]) =>
+    startPaced(
+      ids,
+      (id) => hold(targets.get(id)!),
+      () => !!opts.connections?.connecting,
+    );
   const claim = async () => {
     // out of `pending` while the claim runs, so a slot passed on meanwhile cannot take one of them too
     const ask = pending.splice(0, Math.max(0, workspaceSlots - holders.size));

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { startApi, type Harness } from '../helpers/harness';
 
 /**
- * The router tests only the routes a path's first two segments can match (api/router.ts): for every
+ * The router tests only the routes a path's first two segments can match (api/prefixIndex.ts): for every
  * declared path, filled in, cased and cut in the ways a caller might send it, it must find exactly the
  * layers @koa/router's own `match` finds, in the same order, for every method.
  */

@@ -86,3 +86,9 @@ describe('import rules', () => {
     expect(findCycles(edges, files).map((cycle) => cycle.join(' -> '))).toEqual([]);
   });
 });
+
+describe('drills and benchmark', () => {
+  it('test/drills imports nothing from bench/: what both drive the service with lives in test/helpers/live', () => {
+    expect(offending((e) => local(e) && e.from.startsWith('test/drills/') && layerOf(e.to) === 'bench')).toEqual([]);
+  });
+});

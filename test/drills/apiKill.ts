@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createAgent } from '../../bench/lib/accounts';
-import { request } from '../../bench/lib/http';
+import { createAgent } from '../helpers/live/accounts';
+import { request } from '../helpers/live/http';
 import { Checks, drillWorkspace, startApi, TERMINAL, waitForRuns, type DrillEnv } from './lib';
 
 const CREATES = 200;

@@ -1,5 +1,5 @@
-import { expectStatus, request } from '../../bench/lib/http';
-import { createAgent } from '../../bench/lib/accounts';
+import { expectStatus, request } from '../helpers/live/http';
+import { createAgent } from '../helpers/live/accounts';
 import { Checks, drillWorkspace, sleep, startWorker, type DrillEnv } from './lib';
 
 const SESSIONS = 20;

@@ -1,4 +1,4 @@
-import { expectStatus } from '../../bench/lib/http';
+import { expectStatus } from '../helpers/live/http';
 import { Checks, drillWorkspace, scriptedAgent, sleep, startWorker, type DrillEnv } from './lib';
 
 const CASES = 50;

@@ -1,5 +1,5 @@
-import { expectStatus } from '../../bench/lib/http';
-import { ALL_SCOPES, createKey } from '../../bench/lib/accounts';
+import { expectStatus } from '../helpers/live/http';
+import { ALL_SCOPES, createKey } from '../helpers/live/accounts';
 import { startReceiver } from '../helpers/receiver';
 import { Checks, drillWorkspace, scriptedAgent, sleep, startWorker, TERMINAL, type DrillEnv } from './lib';
 

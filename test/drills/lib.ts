@@ -3,9 +3,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Client } from '@temporalio/client';
 import type { Orm } from '../../db/orm';
-import { createAgent, createWorkspace, KeyPool } from '../../bench/lib/accounts';
-import { expectStatus, request } from '../../bench/lib/http';
-import { ROOT, startApiProcess, startWorkerProcess, type ServiceProcess } from '../../bench/lib/processes';
+import { createAgent, createWorkspace, KeyPool } from '../helpers/live/accounts';
+import { expectStatus, request } from '../helpers/live/http';
+import { ROOT, startApiProcess, startWorkerProcess, type ServiceProcess } from '../helpers/live/processes';
 
 /** The failure drills' shared state: the real API and worker processes, and clients of the services. */
 export interface DrillEnv {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { loadConfig } from '../../platform/config';
 import { createTemporal } from '../../platform/temporal';
 import { initOrm } from '../../db/orm';
-import { ROOT } from '../../bench/lib/processes';
+import { ROOT } from '../helpers/live/processes';
 import { startDnsServer } from '../helpers/dnsServer';
 import { apiKillDrill } from './apiKill';
 import { evalKillDrill } from './evalKill';

@@ -1,5 +1,5 @@
-import { createAgent } from '../../bench/lib/accounts';
-import { request, waitForTerminal } from '../../bench/lib/http';
+import { createAgent } from '../helpers/live/accounts';
+import { request, waitForTerminal } from '../helpers/live/http';
 import { Checks, createRun, drillWorkspace, serviceScript, sleep, TERMINAL, waitForRuns, type DrillEnv } from './lib';
 
 const OUTAGE_MS = 10_000;

@@ -1,4 +1,4 @@
-import { expectStatus, request } from '../../bench/lib/http';
+import { expectStatus, request } from '../helpers/live/http';
 import {
   Checks,
   createRun,

@@ -1,5 +1,5 @@
-import { createAgent } from '../../bench/lib/accounts';
-import { expectStatus, waitForTerminal } from '../../bench/lib/http';
+import { createAgent } from '../helpers/live/accounts';
+import { expectStatus, waitForTerminal } from '../helpers/live/http';
 import { startReceiver, type Received } from '../helpers/receiver';
 import { Checks, deliveries, drillWorkspace, sleep, subscribe, type DrillEnv } from './lib';
 

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expectStatus } from '../../bench/lib/http';
+import { expectStatus } from '../helpers/live/http';
 import { startReceiver, type Received } from '../helpers/receiver';
 import {
   Checks,

@@ -1,10 +1,12 @@
 import { createModelRegistry } from '../../domain/models/registry';
 import { createRunExecution } from '../../domain/runs/execution';
-import { serializeRun } from '../../domain/runs/presenters';
-import { runViewJson, writeStatus } from '../../domain/runs/statusWrites';
+import { serializeRun, serializeStep } from '../../domain/runs/presenters';
+import { runViewJson } from '../../domain/runs/runViewSql';
+import { writeStatus } from '../../domain/runs/statusWrites';
 import { writeStep } from '../../domain/runs/stepWrites';
 import { createToolRegistry } from '../../domain/tools/registry';
 import { Run } from '../../db/entities/Run';
+import { RunStep } from '../../db/entities/RunStep';
 import { loadConfig } from '../../platform/config';
 import type { TransitionPatch } from '../../workflows/activityTypes';
 import { startApi, type Harness } from '../helpers/harness';
@@ -13,7 +15,8 @@ import { createAgent, createRun } from '../helpers/runs';
 import { testTaskQueue } from '../helpers/worker';
 
 /**
- * A status change is one statement that builds its event's run view in SQL (domain/runs/statusWrites.ts):
+ * A status change is one statement that builds its event's run view in SQL (domain/runs/statusWrites.ts,
+ * with the presenter restated as SQL in domain/runs/runViewSql.ts, which `GET /v1/runs/{id}` reads too):
  * that view must be exactly the one presentRun builds (serializeRun of the row read back), for rows in
  * every state, and the change must follow the rules the entity's transition followed. No worker runs
  * here: the test plays the workflow's part.
@@ -107,6 +110,30 @@ describe('a status change in one statement', () => {
         ]);
       }
       expect(await viewInSql(runId)).toEqual(await viewOfEntity(runId));
+    }
+  });
+
+  it('stores each step change with the view serializeStep builds of the step row', async () => {
+    const runId = await newRun({ tag: 'steps' });
+    const stepEvents = async (): Promise<unknown[]> =>
+      (
+        (await db().execute(`select data from run_events where run_id = ? and type = 'run.step' order by seq`, [
+          runId,
+        ])) as Array<{ data: unknown }>
+      ).map((r) => r.data);
+    const viewOfStep = async (index: number) =>
+      serializeStep(await h.orm.em.fork().findOneOrFail(RunStep, { runId, index }));
+    const writes: Array<[number, 'model' | 'tool', 'running' | 'succeeded' | 'failed', Record<string, unknown>]> = [
+      [0, 'model', 'running', { modelId: 'x', nested: { a: [1, null, 'é "q"'] } }],
+      [0, 'model', 'succeeded', { output: { text: 'hi' }, usage: { inputTokens: 3 } }],
+      [1, 'tool', 'running', { tool: 'http_request', args: {} }],
+      [1, 'tool', 'failed', { error: { code: 'tool_error', message: 'no url' } }],
+    ];
+    for (const [n, [index, type, status, detail]] of writes.entries()) {
+      await writeStep(h.orm.em.fork(), runId, index, type, status, detail);
+      const events = await stepEvents();
+      expect(events).toHaveLength(n + 1);
+      expect(events[n]).toEqual(await viewOfStep(index));
     }
   });
 

@@ -93,6 +93,17 @@ describe('run views read in batches', () => {
     expect(statements).toHaveLength(1);
   });
 
+  it('gives every read in a batch exactly the view a lone read gets from its own statement', async () => {
+    const db = h.orm.em.getConnection();
+    const keys = tenants.flatMap((t) => t.runs.map((id) => [t.workspaceId, id] as const));
+    const alone: string[] = [];
+    for (const [ws, id] of keys) alone.push(await findRunView(db, ws, id));
+    statements = [];
+    const batched = await Promise.all(keys.map(([ws, id]) => findRunView(db, ws, id)));
+    expect(statements).toHaveLength(1);
+    expect(batched).toEqual(alone);
+  });
+
   it('keeps an id PostgreSQL cannot read out of the batch: 404 for it, the others served', async () => {
     const [a] = tenants;
     const db = h.orm.em.getConnection();
