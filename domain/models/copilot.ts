@@ -56,7 +56,7 @@ function agentCopilot(input: Input): Input {
   return {
     reply:
       `The agent "${str(agent.name)}" uses ${str(agent.modelId)} with ${tools.length ? `the tools ${tools.join(', ')}` : 'no tools'} ` +
-      `and ${agent.instructions ? `the instructions "${str(agent.instructions)}"` : 'no instructions'}. ` +
+      `and ${agent.hasInstructions ? 'instructions (GET /v1/agents/{id} shows them)' : 'no instructions'}. ` +
       'Ask me to "change the instructions to …" or to "add the tool …".',
   };
 }
