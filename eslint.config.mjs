@@ -2,11 +2,16 @@
 // Formatting is Prettier's job and the layers are test/architecture's, so neither is repeated here.
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
+import regexp from 'eslint-plugin-regexp';
 
 // The service's own code; client/ is a package of its own, and tests and the benchmark may be looser.
 const SOURCES = ['api', 'domain', 'platform', 'activities', 'workflows', 'worker', 'db', 'scripts'].map(
   (dir) => `${dir}/**/*.ts`,
 );
+
+// Everything TypeScript that runs: the service, its tests and the benchmark. The regular-expression rules read
+// only the syntax tree, so they need no type information and cover the looser folders too.
+const EVERYWHERE = [...SOURCES, 'test/**/*.ts', 'bench/**/*.ts'];
 
 const SANDBOX =
   "Workflow code runs in Temporal's deterministic sandbox: it may import only @temporalio/workflow, " +
@@ -28,6 +33,19 @@ export default defineConfig(
       '@typescript-eslint/no-floating-promises': 'error',
       // an async function where a callback's result is ignored (event handlers, Array#forEach, if (promise))
       '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    files: EVERYWHERE,
+    // declaration files hold types only, and their own disable comments name rules configured elsewhere
+    ignores: ['**/*.d.ts'],
+    languageOptions: { parser: tseslint.parser },
+    plugins: { regexp },
+    rules: {
+      // A pattern that can backtrack super-linearly turns one long input into seconds of CPU on the event loop,
+      // which every tenant shares (docs/architecture.md#regular-expressions).
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
     },
   },
   {

@@ -287,11 +287,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookInlineFanOuts: e.SVC_WEBHOOK_INLINE_FANOUTS,
     maxWebhooks: e.SVC_MAX_WEBHOOKS,
     consoleDir: e.SVC_CONSOLE_DIR || path.resolve(process.cwd(), 'console/dist'),
-    temporalUiUrl: e.SVC_TEMPORAL_UI_URL?.replace(/\/+$/, '') || undefined,
+    temporalUiUrl: e.SVC_TEMPORAL_UI_URL?.replace(/(?<!\/)\/+$/, '') || undefined,
     secretsKey: e.SVC_SECRETS_KEY ? parseSecretsKey(e.SVC_SECRETS_KEY) : undefined,
-    twilioApiUrl: e.SVC_TWILIO_API_URL.replace(/\/+$/, ''),
+    twilioApiUrl: e.SVC_TWILIO_API_URL.replace(/(?<!\/)\/+$/, ''),
     whatsapp: {
-      apiUrl: e.SVC_WHATSAPP_API_URL?.replace(/\/+$/, '') || 'https://graph.facebook.com',
+      apiUrl: e.SVC_WHATSAPP_API_URL?.replace(/(?<!\/)\/+$/, '') || 'https://graph.facebook.com',
       apiVersion: e.SVC_WHATSAPP_API_VERSION,
     },
     conversations: {

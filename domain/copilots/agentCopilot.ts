@@ -1,4 +1,5 @@
 import { ImprovementProposal, type ProposalChanges } from '../../db/entities/ImprovementProposal';
+import { mayReadInstructions } from '../agents/access';
 import type { AgentDeps } from '../agents/agents';
 import { currentVersion, findAgent } from '../agents/find';
 import type { ConversationDeps } from '../conversations';
@@ -40,7 +41,8 @@ export async function askAgentCopilot(
         id: agent.id,
         name: agent.name,
         version: version.version,
-        instructions: version.instructions,
+        // whether, not what: the turn's input is shown to every reader of runs, who may not read instructions
+        hasInstructions: Boolean(version.instructions),
         modelId: version.modelId,
         tools: version.tools,
       },
@@ -55,7 +57,7 @@ export async function askAgentCopilot(
 
   const tag = `(copilot run ${turn.runId})`;
   const prior = await em.fork().findOne(ImprovementProposal, { agentId: agent.id, rationale: { $like: `%${tag}` } });
-  if (prior) return { ...base, proposal: presentProposal(prior) };
+  if (prior) return { ...base, proposal: presentProposal(prior, mayReadInstructions(identity)) };
   try {
     const proposal = await createProposal(em.fork(), deps.agents, identity, agent.id, {
       changes: suggested.changes as ProposalChanges,

@@ -16,7 +16,7 @@ export const MAX_IN_VALUES = 100;
 
 // Numeric column types of PostgreSQL, MySQL/MariaDB and parsed sheets
 const NUMERIC_TYPE = /^(small|big|tiny|medium)?int|^integer|^numeric|^decimal|^real|^double|^float|^number$|^dec\b/i;
-const NUMBER_TEXT = /^\s*-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i;
+const NUMBER_TEXT = /^\s*-?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?\s*$/i;
 
 /**
  * Whether `value` can be compared with a column of `type`: a number column takes numbers (or their

@@ -15,7 +15,7 @@ export interface ParsedSheet {
 export const MAX_SHEET_ROWS = 200_000;
 export const MAX_SHEET_COLUMNS = 500;
 
-const NUMBER_TEXT = /^\s*-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i;
+const NUMBER_TEXT = /^\s*-?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?\s*$/i;
 
 const tooBig = (what: string) => errors.validation([{ path: 'file', message: `The file has too many ${what}` }]);
 

@@ -14,7 +14,7 @@ type Node = Record<string, unknown>;
 export function sgmlToXml(text: string): string {
   const start = text.indexOf('<OFX>');
   const body = start >= 0 ? text.slice(start) : text;
-  const tokens = body.split(/(<[^>]*>)/);
+  const tokens = splitTags(body);
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
@@ -32,6 +32,24 @@ export function sgmlToXml(text: string): string {
     }
   }
   return out.join('');
+}
+
+/**
+ * The text split around its tags, as `split(/(<[^>]*>)/)` would (text, tag, text, …, text): a tag runs from a
+ * `<` to the next `>`. A scan, since that pattern restarts at every `<` of a long run with no `>` after it.
+ */
+function splitTags(text: string): string[] {
+  const tokens: string[] = [];
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('<', from);
+    const close = open < 0 ? -1 : text.indexOf('>', open + 1);
+    if (close < 0) break;
+    tokens.push(text.slice(from, open), text.slice(open, close + 1));
+    from = close + 1;
+  }
+  tokens.push(text.slice(from));
+  return tokens;
 }
 
 function escapeText(text: string): string {

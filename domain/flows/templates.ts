@@ -13,10 +13,38 @@ export class TemplateError extends Error {
   }
 }
 
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
-const WHOLE = /^\{\{\s*([^{}]*?)\s*\}\}$/;
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 const REFUSED = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** One `{{ … }}` in a string: where it starts, where it ends (exclusive), and the reference inside, trimmed. */
+interface Placeholder {
+  start: number;
+  end: number;
+  ref: string;
+}
+
+/**
+ * The placeholders of a string, left to right. A placeholder is `{{`, then no brace at all, then `}}`; the
+ * reference is what lies between, without surrounding whitespace. A `{{` whose next brace is not `}}` is plain
+ * text and the search goes on from its second character. Written as a scan rather than a regular expression:
+ * each character is read a bounded number of times, so an unclosed `{{` followed by 100 KB of spaces costs
+ * what any 100 KB string costs (docs/architecture.md#regular-expressions).
+ */
+function placeholders(text: string): Placeholder[] {
+  const found: Placeholder[] = [];
+  let i = text.indexOf('{{');
+  while (i >= 0) {
+    let j = i + 2;
+    while (j < text.length && text[j] !== '{' && text[j] !== '}') j++;
+    if (text[j] === '}' && text[j + 1] === '}') {
+      found.push({ start: i, end: j + 2, ref: text.slice(i + 2, j).trim() });
+      i = text.indexOf('{{', j + 2);
+    } else {
+      i = text.indexOf('{{', i + 1);
+    }
+  }
+  return found;
+}
 
 /** What a template reads: the trigger's input and the outputs of the steps that ran. */
 export interface TemplateScope {
@@ -47,7 +75,7 @@ export function collectReferences(value: unknown, at: string): Array<{ path: str
   const found: Array<{ path: string; ref: string }> = [];
   const walk = (v: unknown, p: string) => {
     if (typeof v === 'string') {
-      for (const m of v.matchAll(PLACEHOLDER)) found.push({ path: p, ref: m[1] });
+      for (const { ref } of placeholders(v)) found.push({ path: p, ref });
     } else if (Array.isArray(v)) {
       v.forEach((item, i) => walk(item, `${p}.${i}`));
     } else if (v && typeof v === 'object') {
@@ -110,12 +138,17 @@ export function pathExists(path: string, scope: TemplateScope): boolean {
  */
 export function render(value: unknown, scope: TemplateScope): unknown {
   if (typeof value === 'string') {
-    const whole = WHOLE.exec(value);
-    if (whole) return resolvePath(whole[1], scope);
-    return value.replace(PLACEHOLDER, (_m, ref: string) => {
+    const found = placeholders(value);
+    if (found.length === 1 && found[0].start === 0 && found[0].end === value.length)
+      return resolvePath(found[0].ref, scope);
+    let text = '';
+    let from = 0;
+    for (const { start, end, ref } of found) {
       const v = resolvePath(ref, scope);
-      return typeof v === 'string' ? v : JSON.stringify(v ?? null);
-    });
+      text += value.slice(from, start) + (typeof v === 'string' ? v : JSON.stringify(v ?? null));
+      from = end;
+    }
+    return text + value.slice(from);
   }
   if (Array.isArray(value)) return value.map((v) => render(v, scope));
   if (value && typeof value === 'object') {

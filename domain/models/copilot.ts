@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import { BUILTIN_PRICING, BUILTIN_PROVIDER, withUsage } from './builtin';
 import type { ModelInfo, ModelProvider, TurnRequest, TurnResult } from './types';
 
@@ -7,6 +8,23 @@ export const COPILOT_MODEL_ID = 'builtin/copilot';
 const INFO: ModelInfo = { id: COPILOT_MODEL_ID, provider: BUILTIN_PROVIDER, pricing: BUILTIN_PRICING };
 
 type Input = Record<string, unknown>;
+
+// The rules read the caller's message with patterns whose whitespace runs can trade characters, which costs
+// a backtracking engine quadratic time or worse on a long message; RE2 matches in linear time with the same
+// leftmost-first groups (docs/architecture.md#regular-expressions). SPACE is JavaScript's \s, which RE2 spells out.
+const SPACE =
+  '[\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]';
+const linear = (pattern: string) => RE2JS.compile(pattern.replaceAll('\\s', SPACE), RE2JS.CASE_INSENSITIVE);
+const INSTRUCTIONS = linear('instructions\\s+(?:to|:)\\s*["“\']?((?s:.)+?)["”\']?\\s*$');
+const WHERE = linear('\\bwhere\\s+([A-Za-z_][A-Za-z0-9_]*)\\s*(?:=|is|equals)\\s*["\']?([^"\']+?)["\']?\\s*\\??$');
+
+/** The groups of the first match of `re` in `text`, or null. */
+function exec(re: RE2JS, text: string): Array<string | null> | null {
+  const m = re.matcher(text);
+  if (!m.find()) return null;
+  return Array.from({ length: m.groupCount() + 1 }, (_v, i) => m.group(i));
+}
+
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const rec = (v: unknown): Input => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Input) : {});
 
@@ -18,7 +36,7 @@ function agentCopilot(input: Input): Input {
   const message = str(input.message).trim();
   const agent = rec(input.agent);
   const tools = Array.isArray(agent.tools) ? (agent.tools as string[]) : [];
-  const instructions = /instructions\s+(?:to|:)\s*["“']?([\s\S]+?)["”']?\s*$/i.exec(message);
+  const instructions = exec(INSTRUCTIONS, message);
   if (instructions) {
     return {
       reply: `I suggest changing the instructions to "${instructions[1]}". Accept the proposal to apply it.`,
@@ -38,7 +56,7 @@ function agentCopilot(input: Input): Input {
   return {
     reply:
       `The agent "${str(agent.name)}" uses ${str(agent.modelId)} with ${tools.length ? `the tools ${tools.join(', ')}` : 'no tools'} ` +
-      `and ${agent.instructions ? `the instructions "${str(agent.instructions)}"` : 'no instructions'}. ` +
+      `and ${agent.hasInstructions ? 'instructions (GET /v1/agents/{id} shows them)' : 'no instructions'}. ` +
       'Ask me to "change the instructions to …" or to "add the tool …".',
   };
 }
@@ -63,9 +81,9 @@ function dataSourceCopilot(input: Input): Input {
   const read: Input = { object, limit: 10 };
   const limit = /\b(?:first|top|last)\s+(\d{1,3})\b/i.exec(question);
   if (limit) read.limit = Math.min(1000, Math.max(1, Number(limit[1])));
-  const where = /\bwhere\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|is|equals)\s*["']?([^"']+?)["']?\s*\??$/i.exec(question);
+  const where = exec(WHERE, question);
   if (where) {
-    const value = /^-?\d+(\.\d+)?$/.test(where[2]) ? Number(where[2]) : where[2];
+    const value = /^-?\d+(\.\d+)?$/.test(where[2] ?? '') ? Number(where[2]) : where[2];
     read.where = [{ column: where[1], op: 'eq', value }];
   }
   return { reply: `Reading ${object}.`, read };

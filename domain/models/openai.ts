@@ -26,7 +26,7 @@ export interface OpenAIProviderOptions {
  * `retryAfterMs`; any other 4xx with `retryable: false`. The API key never appears in an error message.
  */
 export function createOpenAIProvider(opts: OpenAIProviderOptions): ModelProvider {
-  const baseUrl = opts.baseUrl.replace(/\/+$/, '');
+  const baseUrl = opts.baseUrl.replace(/(?<!\/)\/+$/, '');
   const doFetch = opts.fetch ?? fetch;
   const pricing = { inputPerMTokUsd: opts.inputPerMTokUsd, outputPerMTokUsd: opts.outputPerMTokUsd, perRunUsd: 0 };
   const names = new Set(opts.models);

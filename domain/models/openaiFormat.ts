@@ -83,11 +83,20 @@ function parseArgs(text: string | undefined): Record<string, unknown> {
   return { _raw: text };
 }
 
+/**
+ * What a ```` ``` ```` or ```` ```json ```` fence holds, trimmed, or null when `text` is not one fence. Read by
+ * hand: the pattern for it lets its whitespace runs trade characters, which is quadratic on a long reply.
+ */
+function unfenced(text: string): string | null {
+  if (text.length < 6 || !text.startsWith('```') || !text.endsWith('```')) return null;
+  const inner = text.slice(3, -3);
+  return (inner.slice(0, 4).toLowerCase() === 'json' ? inner.slice(4) : inner).trim();
+}
+
 /** A final answer: a JSON object (optionally in a ```json fence) is the output, anything else is `{ text }`. */
 export function contentToOutput(content: string): unknown {
-  const fenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(content.trim());
   try {
-    const value = JSON.parse(fenced ? fenced[1] : content) as unknown;
+    const value = JSON.parse(unfenced(content.trim()) ?? content) as unknown;
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
   } catch {
     // not JSON

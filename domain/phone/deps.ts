@@ -12,5 +12,5 @@ export interface PhoneDeps {
 
 /** Where the provider sends a number's callbacks (docs/api/phone.md#callbacks). */
 export function hookUrl(config: Pick<Config, 'publicUrl'>, numberId: string): string {
-  return `${config.publicUrl.replace(/\/+$/, '')}/hooks/phone/${numberId}`;
+  return `${config.publicUrl.replace(/(?<!\/)\/+$/, '')}/hooks/phone/${numberId}`;
 }

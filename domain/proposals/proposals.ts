@@ -4,7 +4,7 @@ import { Agent, AgentVersion } from '../../db/entities/Agent';
 import { ImprovementProposal, type ProposalChanges, type ProposalStatus } from '../../db/entities/ImprovementProposal';
 import { checkDefinition, type AgentDeps } from '../agents/agents';
 import { currentVersion, findAgent } from '../agents/find';
-import { requirePhoneAccess } from '../agents/access';
+import { mayReadInstructions, requirePhoneAccess } from '../agents/access';
 import { presentAgent, type AgentView, type Definition } from '../agents/presenters';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
@@ -53,7 +53,7 @@ export async function createProposal(
     draft.sourceFeedbackIds,
   );
   await em.persist(proposal).flush();
-  return presentProposal(proposal);
+  return presentProposal(proposal, mayReadInstructions(identity));
 }
 
 /** One page of an agent's proposals, newest first, optionally of one status. Throws `not_found`. */
@@ -66,14 +66,14 @@ export async function listProposals(
   const agent = await findAgent(em, identity.workspaceId, agentId);
   const where = { agentId: agent.id, ...(page.status ? { status: page.status } : {}) };
   const { items, nextCursor } = await findPage(em, ImprovementProposal, where, page);
-  return { proposals: items.map(presentProposal), nextCursor };
+  return { proposals: items.map((p) => presentProposal(p, mayReadInstructions(identity))), nextCursor };
 }
 
 /** A proposal of the workspace. Throws `not_found`. */
 export async function getProposal(em: EntityManager, identity: Identity, id: string): Promise<ProposalView> {
   const proposal = await em.findOne(ImprovementProposal, { id, workspaceId: identity.workspaceId });
   if (!proposal) throw errors.notFound('Proposal');
-  return presentProposal(proposal);
+  return presentProposal(proposal, mayReadInstructions(identity));
 }
 
 /** The open proposal, locked for the rest of the transaction; 404 for another id, 409 once decided. */
@@ -146,6 +146,6 @@ export async function rejectProposal(em: EntityManager, identity: Identity, id: 
     proposal.status = 'rejected';
     proposal.updatedAt = new Date();
     await tx.flush();
-    return presentProposal(proposal);
+    return presentProposal(proposal, mayReadInstructions(identity));
   });
 }

@@ -45,7 +45,7 @@ export async function shareRun(
      on conflict (run_id) do update set token_hash = excluded.token_hash, updated_at = excluded.updated_at`,
     [share.id, share.createdAt, share.createdAt, workspaceId, run.id, share.tokenHash],
   );
-  return { url: `${publicUrl.replace(/\/+$/, '')}/shared/runs/${token}`, token };
+  return { url: `${publicUrl.replace(/(?<!\/)\/+$/, '')}/shared/runs/${token}`, token };
 }
 
 /**

@@ -16,7 +16,7 @@ export function presentAccount(a: WhatsAppAccount, publicUrl: string): WhatsAppA
     id: a.id,
     phoneNumberId: a.phoneNumberId,
     agentId: a.agent.id,
-    webhookUrl: `${publicUrl.replace(/\/+$/, '')}/hooks/whatsapp/${a.id}`,
+    webhookUrl: `${publicUrl.replace(/(?<!\/)\/+$/, '')}/hooks/whatsapp/${a.id}`,
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),
   };

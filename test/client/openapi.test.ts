@@ -41,7 +41,7 @@ afterAll(() => h?.close());
 
 /** The document's path template for a concrete path: literal segments must match, `{param}` takes one. */
 function templateFor(path: string): string | undefined {
-  const matches = Object.keys(doc.paths).filter((t) => new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
+  const matches = Object.keys(doc.paths).filter((t) => new RegExp(`^${t.replace(/\{[^{}]+\}/g, '[^/]+')}$`).test(path));
   // the most literal template wins (/v1/usage/balance over a hypothetical /v1/usage/{x})
   return matches.sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))[0];
 }

@@ -59,7 +59,8 @@ describe('copilots', () => {
     const agent = await createAgent(h, auth, { instructions: 'Be brief.' });
     const first = await ok(askAgent(auth, agent.id, { message: 'What does this agent do?' }), 200);
     expect(first.proposal).toBeNull();
-    expect(first.reply).toContain('the instructions "Be brief."');
+    expect(first.reply).toContain('and instructions (GET /v1/agents/{id} shows them)');
+    expect(first.reply).not.toContain('Be brief.');
 
     const key = randomUUID();
     const asked = await ok(
@@ -81,15 +82,22 @@ describe('copilots', () => {
     const proposals = await ok(h.request(`/v1/agents/${agent.id}/proposals`, { headers: auth }), 200);
     expect(proposals.proposals).toHaveLength(1);
 
-    // Accepted, the copilot sees the new instructions on its next turn.
+    // Accepted, the copilot sees the new version on its next turn.
     await ok(h.request(`/v1/proposals/${asked.proposal.id}/accept`, { method: 'POST', headers: auth }), 201);
     const after = await ok(askAgent(auth, agent.id, { message: 'And now?' }), 200);
-    expect(after.reply).toContain('"Answer in French."');
 
-    // The turns are runs of the workspace's copilot agent, one each.
-    const run = await ok(h.request(`/v1/runs/${after.runId}`, { headers: auth }), 200);
+    // The turns are runs of the workspace's copilot agent, one each; their input says whether the agent has
+    // instructions, never what they are, since any runs:read key reads it.
+    const run = await ok(h.request(`/v1/runs/${after.runId}`, { headers: readOnly }), 200);
     expect(run.status).toBe('succeeded');
     expect(run.input.transcript).toHaveLength(4);
+    expect(run.input.agent).toMatchObject({ id: agent.id, version: 2, hasInstructions: true });
+    const firstRun = await ok(h.request(`/v1/runs/${first.runId}`, { headers: readOnly }), 200);
+    expect(firstRun.input.agent).toMatchObject({ id: agent.id, version: 1, hasInstructions: true });
+    for (const shown of [run, firstRun]) {
+      expect(JSON.stringify(shown)).not.toContain('Be brief.');
+      expect(JSON.stringify(shown)).not.toContain('instructions":');
+    }
   }, 60_000);
 
   it('a tool the service does not have is not proposed', async () => {

@@ -142,6 +142,16 @@ describe('file data sources', () => {
     await error(upload(CSV, 'people.csv', 'text/csv', reader), 403, 'forbidden');
   });
 
+  it('answers a like pattern built to backtrack over 100 KB of cells promptly, concurrent reads too', async () => {
+    const cells = Array.from({ length: 2_500 }, (_v, i) => (i === 7 ? 'a'.repeat(39) + 'b' : 'a'.repeat(40)));
+    await ok(upload(`text\n${cells.join('\n')}\n`, 'hostile.csv', 'text/csv'), 201);
+    const hostile = { object: 'hostile', where: [{ column: 'text', op: 'like', value: '%a'.repeat(8) + '%b' }] };
+    const started = performance.now();
+    const answers = await Promise.all([1, 2, 3].map(() => ok(read(hostile), 200)));
+    expect(performance.now() - started).toBeLessThan(5_000);
+    for (const answer of answers) expect(answer.rows).toEqual([{ text: 'a'.repeat(39) + 'b' }]);
+  });
+
   it('treats injection payloads in sheet reads as unknown names or plain values', async () => {
     await ok(upload(CSV, 'people.csv', 'text/csv'), 201);
     for (const payload of INJECTION_PAYLOADS) {

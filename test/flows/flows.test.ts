@@ -144,6 +144,31 @@ describe('flows', () => {
     await error(call('POST', '/v1/flows', manager, definition({ projectId: randomUUID() })), 400, 'validation_error');
   });
 
+  it('answers definitions with hostile template strings promptly, with 201 or the named 400', async () => {
+    const hostile = [
+      '{{' + ' '.repeat(100_000),
+      '{{'.repeat(50_000),
+      '{{ a' + ' '.repeat(100_000),
+      '{{ trigger.x' + ' '.repeat(100_000) + '}',
+    ];
+    const started = performance.now();
+    const created = await Promise.all(
+      hostile.map((body) =>
+        ok(call('POST', '/v1/flows', manager, definition({ steps: [{ ...definition().steps[1], body }] })), 201),
+      ),
+    );
+    const refused = await error(
+      call('PATCH', `/v1/flows/${created[0].id}`, manager, {
+        steps: [{ ...definition().steps[1], body: '{{ nope }}' + ' '.repeat(100_000) + '{{' }],
+      }),
+      400,
+      'validation_error',
+    );
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(created.map((f: any) => f.steps[0].body)).toEqual(hostile);
+    expect(refused.details.issues.map((i: { path: string }) => i.path)).toEqual(['steps.0.body']);
+  });
+
   it('serves at least five templates and creates flows from them', async () => {
     const { templates } = await ok(call('GET', '/v1/flow-templates', manager), 200);
     expect(templates.length).toBeGreaterThanOrEqual(5);

@@ -45,7 +45,8 @@ describe('improvement proposals', () => {
       createdAt: expect.any(String),
     });
     const q = await ok(propose(agent.id, { changes: { settings: { maxSteps: 3 } }, rationale: 'short' }), 201);
-    expect(await ok(call('GET', `/v1/proposals/${p.id}`, reader), 200)).toEqual(p);
+    expect(await ok(call('GET', `/v1/proposals/${p.id}`, writer), 200)).toEqual(p);
+    expect(await ok(call('GET', `/v1/proposals/${p.id}`, reader), 200)).toEqual({ ...p, changes: {} });
     const open = await ok(call('GET', `/v1/agents/${agent.id}/proposals?status=open`, reader), 200);
     expect(open.proposals.map((x: { id: string }) => x.id)).toEqual([q.id, p.id]);
 
@@ -71,6 +72,46 @@ describe('improvement proposals', () => {
     const all = await ok(call('GET', `/v1/agents/${agent.id}/proposals?limit=1`, reader), 200);
     expect(all.proposals).toHaveLength(1);
     expect(all.nextCursor).toEqual(expect.any(String));
+  });
+
+  it('shows changed instructions only to callers who may read instructions, as the agent itself does', async () => {
+    const agent = await createAgent(h, writer, { modelId: 'builtin/echo', instructions: 'The secret house recipe.' });
+    const p = await ok(
+      propose(agent.id, { changes: { instructions: 'The secret house recipe, shorter.', tools: [] }, rationale: 'r' }),
+      201,
+    );
+    const runner = bearer(await createKey(h, owner, ['agents:read', 'runner:run']));
+    const member = await signUp(h);
+    await addMember(h, member.userId, owner.workspaceId, 'member');
+    const asMember = { cookie: member.cookie, 'X-Workspace-Id': owner.workspaceId };
+    const admin = await signUp(h);
+    await addMember(h, admin.userId, owner.workspaceId, 'admin');
+    const asAdmin = { cookie: admin.cookie, 'X-Workspace-Id': owner.workspaceId };
+    const seen = async (headers: Headers) => {
+      const one = await ok(call('GET', `/v1/proposals/${p.id}`, headers), 200);
+      const list = await ok(call('GET', `/v1/agents/${agent.id}/proposals`, headers), 200);
+      expect(list.proposals).toEqual([one]);
+      return one.changes;
+    };
+    const full = { instructions: 'The secret house recipe, shorter.', tools: [] };
+    // read concurrently: what one caller may see never depends on who asked just before
+    const [asReader, asRunner, asWriter, memberSees, adminSees] = await Promise.all(
+      [reader, runner, writer, asMember, asAdmin].map(seen),
+    );
+    expect({ asReader, memberSees }).toEqual({ asReader: { tools: [] }, memberSees: { tools: [] } });
+    expect({ asRunner, asWriter, adminSees }).toEqual({ asRunner: full, asWriter: full, adminSees: full });
+
+    // a draft from feedback holds the base version's instructions: an agents:read key sees none of them
+    const run = await createRun(h, writer, { agentId: agent.id, input: { q: 'x' } });
+    await waitForStatus(h, writer, run.id, 'succeeded');
+    await ok(call('POST', `/v1/runs/${run.id}/feedback`, writer, { rating: 1, correctedOutput: 'y' }), 201);
+    const draft = await ok(propose(agent.id, { fromFeedback: true }), 201);
+    expect(draft.changes.instructions).toContain('The secret house recipe.');
+    const shown = await ok(call('GET', `/v1/proposals/${draft.id}`, reader), 200);
+    expect(shown.changes).toEqual({});
+    expect(JSON.stringify(await ok(call('GET', `/v1/agents/${agent.id}/proposals`, reader), 200))).not.toContain(
+      'secret house recipe',
+    );
   });
 
   it('of two proposals on one base version accepted at once, exactly one makes a version', async () => {

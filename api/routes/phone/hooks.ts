@@ -44,7 +44,7 @@ export function phoneHookRoutes(deps: HookDeps & { config: Pick<Config, 'maxJson
         // the URL as the provider called it (ctx.origin is the Origin header in Koa 3, not this)
         const reached = `${ctx.protocol}://${ctx.host}${ctx.originalUrl}`;
         const suffix = query.callId ? `?callId=${query.callId}` : '';
-        const published = `${deps.config.publicUrl.replace(/\/+$/, '')}/hooks/phone/${params.numberId}${suffix}`;
+        const published = `${deps.config.publicUrl.replace(/(?<!\/)\/+$/, '')}/hooks/phone/${params.numberId}${suffix}`;
         const xml = await handleCallback(ctx.state.em, deps, {
           numberId: params.numberId,
           callId: query.callId,

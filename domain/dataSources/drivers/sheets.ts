@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DataSourceSheet } from '../../../db/entities/DataSourceSheet';
 import type { Driver, ReadPlan, Scalar } from './types';
+import { likeMatcher } from './likePattern';
 
 /** A file source: its sheets live in PostgreSQL, parsed at upload (files.ts); reads filter them here. */
 export function openSheets(em: EntityManager, dataSourceId: string): Driver {
@@ -60,19 +61,12 @@ function same(cell: unknown, value: Scalar): boolean {
   return String(cell) === String(value);
 }
 
-function likeRegex(pattern: string): RegExp {
-  const body = [...pattern]
-    .map((ch) => (ch === '%' ? '.*' : ch === '_' ? '.' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${body}$`, 's');
-}
-
 function matcher(op: ReadPlan['where'][number]['op'], value: unknown): (cell: unknown) => boolean {
   if (op === 'is_null') return (cell) => (cell === null) === (value !== false);
   if (op === 'in') return (cell) => cell !== null && (value as Scalar[]).some((v) => same(cell, v));
   if (op === 'like') {
-    const re = likeRegex(String(value));
-    return (cell) => cell !== null && re.test(String(cell));
+    const matches = likeMatcher(String(value));
+    return (cell) => cell !== null && matches(String(cell));
   }
   const v = value as Scalar;
   return (cell) => {
