@@ -245,8 +245,43 @@ export interface FileObject {
 }
 
 /** Webhook event kinds: the five run statuses that are announced. */
-export type WebhookEventType =
-  'run.succeeded' | 'run.failed' | 'run.needs_input' | 'run.needs_approval' | 'run.needs_review';
+export const WEBHOOK_EVENTS = [
+  'run.succeeded',
+  'run.failed',
+  'run.needs_input',
+  'run.needs_approval',
+  'run.needs_review',
+] as const;
+/** A webhook event kind. */
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+/** Every scope an API key may hold; there is no wildcard, not even a partial one. */
+export const SCOPES = [
+  'runs:read',
+  'runs:write',
+  'agents:read',
+  'agents:write',
+  'files:read',
+  'files:write',
+  'feedback:write',
+  'webhooks:manage',
+  'usage:read',
+  'keys:manage',
+  'apps:manage',
+  'phone:read',
+  'phone:manage',
+  'finance:read',
+  'finance:write',
+  'data_sources:read',
+  'data_sources:manage',
+  'flows:read',
+  'flows:manage',
+  'whatsapp:read',
+  'whatsapp:manage',
+  'runner:run',
+] as const;
+/** An API key scope. */
+export type Scope = (typeof SCOPES)[number];
 
 /** A webhook subscription; the secret is write-only and never returned. */
 export interface Webhook {
