@@ -86,7 +86,11 @@ export interface AppDeps {
   storage?: Storage;
 }
 
-export const API_VERSION = '0.1.0';
+/**
+ * The OpenAPI document's `info.version` (docs/versioning.md): the major is the path prefix's (`/v1` → 1), the
+ * minor grows with each additive change, the patch with fixes to the document alone.
+ */
+export const API_VERSION = '1.0.0';
 
 /** Every declared route of the API, in one list: the router and the OpenAPI document both read it. */
 export function declareRoutes(
