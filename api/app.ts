@@ -46,6 +46,7 @@ import { runActionRoutes } from './routes/runActions';
 import { runEventRoutes } from './routes/runEvents';
 import { runRoutes } from './routes/runs';
 import { runShareRoutes } from './routes/runShares';
+import { runInputFileRoutes } from './routes/runInputFiles';
 import { outputConnectionRoutes } from './routes/outputs/connections';
 import { usageRoutes } from './routes/usage';
 import { webhookRoutes } from './routes/webhooks';
@@ -118,6 +119,8 @@ export function declareRoutes(
     ...agentVersionRoutes({ models, tools }),
     ...evalRoutes({ temporal: deps.temporal, config: deps.config }),
     ...proposalRoutes({ models, tools }),
+    // before /v1/runs/:id, which would otherwise take `input-files` for a run id (literal paths come first)
+    ...runInputFileRoutes(),
     ...runRoutes({ config: deps.config, temporal: deps.temporal, models }),
     ...runActionRoutes({ temporal: deps.temporal, config: deps.config }),
     ...runEventRoutes({ hub: deps.hub, config: deps.config }),

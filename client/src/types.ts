@@ -244,6 +244,25 @@ export interface FileObject {
   createdAt: string;
 }
 
+/** A file of the library as a run input: the file, and the newest run that took it. */
+export interface InputFile extends FileObject {
+  lastUsedAt: string;
+  runId: string;
+}
+
+/** A batch of runs a local runner reported together. */
+export interface LocalRunBatch {
+  id: string;
+  agentId: string;
+  count: number;
+  createdAt: string;
+}
+
+/** One local-runner batch with its runs' ids, in the order they were reported. */
+export interface LocalRunBatchDetail extends LocalRunBatch {
+  runIds: string[];
+}
+
 /** Webhook event kinds: the five run statuses that are announced. */
 export const WEBHOOK_EVENTS = [
   'run.succeeded',
