@@ -64,6 +64,7 @@ import { dataSourceBrowseRoutes, dataSourceUploadRoutes } from './routes/dataSou
 import { sourceDeps } from './routes/dataSources/deps';
 import { tutorRoutes } from './routes/tutor/sessions';
 import { copilotRoutes } from './routes/copilots/copilots';
+import { copilotSessionRoutes } from './routes/copilots/sessions';
 import { savedTableRoutes } from './routes/savedTables/savedTables';
 import { phoneNumberRoutes } from './routes/phone/numbers';
 import { phoneCallRoutes } from './routes/phone/calls';
@@ -158,6 +159,7 @@ export function declareRoutes(
     }),
     ...tutorRoutes({ config: deps.config, temporal: deps.temporal }),
     ...copilotRoutes({ config: deps.config, temporal: deps.temporal, agents: { models, tools }, sources }),
+    ...copilotSessionRoutes(),
     ...whatsappAccountRoutes(whatsapp),
     ...whatsappConversationRoutes(),
     ...whatsappHookRoutes(whatsapp),

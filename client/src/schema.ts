@@ -82,6 +82,7 @@ import type {
   DataSourceCopilotReply,
   TutorReply,
   TutorSession,
+  CopilotSession,
 } from './conversation-types.js';
 import type { Eval, EvalCase, EvalResult, EvalRun, Proposal, ProposalChanges } from './eval-types.js';
 import type { Flow, FlowRun, FlowTemplate } from './flow-types.js';
@@ -565,6 +566,17 @@ export const TUTOR_SESSION_FIELDS = {
   messages: 'optional',
 } as const satisfies Fields<TutorSession>;
 export const TUTOR_REPLY_FIELDS = { reply: R, runId: N, duplicate: R } as const satisfies Fields<TutorReply>;
+export const COPILOT_SESSION_FIELDS = {
+  id: R,
+  agentId: R,
+  subjectId: R,
+  status: R,
+  endedReason: N,
+  createdAt: R,
+  updatedAt: R,
+  endedAt: N,
+  messages: 'optional',
+} as const satisfies Fields<CopilotSession>;
 export const CONVERSATION_MESSAGE_FIELDS = {
   seq: R,
   role: R,

@@ -107,6 +107,20 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('tutor.get', (s) => s.tutor.get(ID), S.TUTOR_SESSION_FIELDS),
   call('copilot.agent', (s) => s.copilot.agent(ID, { message: 'hi' }), S.AGENT_COPILOT_FIELDS),
   call('copilot.dataSource', (s) => s.copilot.dataSource(ID, { question: 'hi' }), S.DATA_SOURCE_COPILOT_FIELDS),
+  call(
+    'copilot.agentSessions',
+    (s) => s.copilot.agentSessions(ID, { limit: 5 }).toArray(),
+    S.COPILOT_SESSION_FIELDS,
+    paged('sessions'),
+  ),
+  call('copilot.agentSession', (s) => s.copilot.agentSession(ID, ID2), S.COPILOT_SESSION_FIELDS),
+  call(
+    'copilot.dataSourceSessions',
+    (s) => s.copilot.dataSourceSessions(ID, { limit: 5 }).toArray(),
+    S.COPILOT_SESSION_FIELDS,
+    paged('sessions'),
+  ),
+  call('copilot.dataSourceSession', (s) => s.copilot.dataSourceSession(ID, ID2), S.COPILOT_SESSION_FIELDS),
   call('tutor.list', (s) => s.tutor.list({ limit: 5 }).toArray(), S.TUTOR_SESSION_FIELDS, paged('sessions')),
 
   call('proposals.create', (s) => s.proposals.create(ID, { fromFeedback: true }), S.PROPOSAL_FIELDS),
