@@ -7,7 +7,7 @@
 # They read DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, PORT and the SVC_* settings.
 
 # --- build: compile TypeScript, then drop the dev dependencies ---------------------------------
-FROM node:20-bookworm-slim AS build
+FROM node:24.22.3-bookworm-slim AS build
 WORKDIR /app
 
 # Dependencies first, so that this layer is rebuilt only when the lock file changes.
@@ -24,7 +24,7 @@ RUN npm --prefix console install --no-audit --no-fund \
  && npm --prefix console run build
 
 # --- runtime ------------------------------------------------------------------------------------
-FROM node:20-bookworm-slim
+FROM node:24.22.3-bookworm-slim
 ENV NODE_ENV=production \
     PORT=3000
 WORKDIR /app

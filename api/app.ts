@@ -46,6 +46,7 @@ import { runActionRoutes } from './routes/runActions';
 import { runEventRoutes } from './routes/runEvents';
 import { runRoutes } from './routes/runs';
 import { runShareRoutes } from './routes/runShares';
+import { runInputFileRoutes } from './routes/runInputFiles';
 import { outputConnectionRoutes } from './routes/outputs/connections';
 import { usageRoutes } from './routes/usage';
 import { webhookRoutes } from './routes/webhooks';
@@ -63,6 +64,7 @@ import { dataSourceBrowseRoutes, dataSourceUploadRoutes } from './routes/dataSou
 import { sourceDeps } from './routes/dataSources/deps';
 import { tutorRoutes } from './routes/tutor/sessions';
 import { copilotRoutes } from './routes/copilots/copilots';
+import { copilotSessionRoutes } from './routes/copilots/sessions';
 import { savedTableRoutes } from './routes/savedTables/savedTables';
 import { phoneNumberRoutes } from './routes/phone/numbers';
 import { phoneCallRoutes } from './routes/phone/calls';
@@ -86,7 +88,11 @@ export interface AppDeps {
   storage?: Storage;
 }
 
-export const API_VERSION = '0.1.0';
+/**
+ * The OpenAPI document's `info.version` (docs/versioning.md): the major is the path prefix's (`/v1` → 1), the
+ * minor grows with each additive change, the patch with fixes to the document alone.
+ */
+export const API_VERSION = '1.0.0';
 
 /** Every declared route of the API, in one list: the router and the OpenAPI document both read it. */
 export function declareRoutes(
@@ -114,6 +120,8 @@ export function declareRoutes(
     ...agentVersionRoutes({ models, tools }),
     ...evalRoutes({ temporal: deps.temporal, config: deps.config }),
     ...proposalRoutes({ models, tools }),
+    // before /v1/runs/:id, which would otherwise take `input-files` for a run id (literal paths come first)
+    ...runInputFileRoutes(),
     ...runRoutes({ config: deps.config, temporal: deps.temporal, models }),
     ...runActionRoutes({ temporal: deps.temporal, config: deps.config }),
     ...runEventRoutes({ hub: deps.hub, config: deps.config }),
@@ -151,6 +159,7 @@ export function declareRoutes(
     }),
     ...tutorRoutes({ config: deps.config, temporal: deps.temporal }),
     ...copilotRoutes({ config: deps.config, temporal: deps.temporal, agents: { models, tools }, sources }),
+    ...copilotSessionRoutes(),
     ...whatsappAccountRoutes(whatsapp),
     ...whatsappConversationRoutes(),
     ...whatsappHookRoutes(whatsapp),

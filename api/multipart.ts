@@ -95,8 +95,9 @@ export async function receiveParts(ctx: AppContext, storage: Storage, spec: Part
         const key = spec.keyFor(field);
         const stream = new PassThrough();
         // formidable destroys every open file on any failure, one it already ended too; a source ended but not
-        // yet read, then destroyed without an error, leaves storage's pipeline waiting forever (Node 20). With an
-        // error it fails. A source storage has read to its end is left to close as usual.
+        // yet read, then destroyed without an error, leaves storage's pipeline waiting forever (on Node 24 as on
+        // Node 20: without this, the over-limit upload test hangs). With an error it fails. A source storage has
+        // read to its end is left to close as usual.
         const destroy = stream.destroy.bind(stream);
         stream.destroy = (err?: Error) =>
           destroy(err ?? (stream.readableEnded ? undefined : new Error('upload abandoned')));

@@ -152,6 +152,7 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
       summary: route.summary,
       tags: [route.tag],
       operationId: operationId(route.method, path),
+      ...(route.deprecated ? { deprecated: true, 'x-sunset': route.deprecated.sunset } : {}),
       security,
       ...('scope' in route.access && route.access.scope ? { 'x-scope': route.access.scope } : {}),
       parameters: parameters(route),

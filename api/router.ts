@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import type { AppState } from './context';
 import { errors } from '../domain/errors';
 import { authorize } from './middleware/auth';
+import { deprecationHeaders } from './middleware/deprecation';
 import { idempotency } from './middleware/idempotency';
 import { ipRateLimit } from './middleware/rateLimit';
 import { jsonBody } from './middleware/jsonBody';
@@ -32,6 +33,7 @@ export function buildRouter(routes: RouteDef[], deps: RouterDeps): Router<AppSta
   for (const route of routes) {
     const chain: Middleware<AppState>[] = [];
     if (route.path.includes(':')) chain.push(literalWins(literals));
+    if (route.deprecated) chain.push(deprecationHeaders(route.deprecated, `${route.method} ${route.path}`));
     if (route.ipRateLimit) chain.push(ipRateLimit(route.ipRateLimit, deps));
     chain.push(authorize(route.access, deps));
     if (route.body) chain.push(jsonBody(deps.config.maxJsonBytes));

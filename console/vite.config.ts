@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
@@ -6,6 +7,9 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   base: '/console/',
   plugins: [react()],
+  // The client package's source (dependency-free): its run statuses, scopes and event kinds are the
+  // console's, so there is no copy here to drift.
+  resolve: { alias: { '@svc/client': fileURLToPath(new URL('../client/src/index.ts', import.meta.url)) } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

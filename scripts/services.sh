@@ -22,6 +22,22 @@ source "$SVC_SCRIPTS_DIR/lib/common.sh"
 # shellcheck source=lib/console.sh
 source "$SVC_SCRIPTS_DIR/lib/console.sh"
 
+# Everything below (npm, jest, tsc, tsx, the API, the worker, the console build) runs on a supported
+# Node: the machine's own when it is recent enough, else the pinned release scripts/node.sh installs.
+svc_use_node() {
+  local bin
+  bin="$(bash "$SVC_SCRIPTS_DIR/node.sh")" || svc_die "no supported Node.js (see scripts/node.sh)"
+  case ":$PATH:" in
+    *":$bin:"*) ;;
+    *) export PATH="$bin:$PATH" ;;
+  esac
+  if [[ -z "${SVC_NODE_ANNOUNCED:-}" ]]; then
+    export SVC_NODE_ANNOUNCED=1
+    svc_log "Node $("$bin/node" --version) from $bin"
+  fi
+}
+svc_use_node
+
 # Services started by this invocation, in start order; cleanup stops exactly these, so that a
 # PostgreSQL or Temporal someone else started (another terminal, another script) keeps running.
 SVC_STARTED_SERVICES=()

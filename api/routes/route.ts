@@ -1,6 +1,7 @@
 import type { ZodType } from 'zod';
 import type { AppContext } from '../context';
 import type { Scope } from '../../domain/identity/scopes';
+import type { Deprecation } from '../middleware/deprecation';
 import type { IpRateLimit } from '../middleware/rateLimit';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -49,6 +50,8 @@ export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
    * transaction as its effect (run creation).
    */
   idempotency?: 'replay' | 'secret' | 'own';
+  /** Set on a route on its way out: it answers with `Deprecation` and `Sunset` (docs/versioning.md). */
+  deprecated?: Deprecation;
   handler: (ctx: AppContext, input: RouteInput<B, Q, P>) => Promise<void>;
 }
 

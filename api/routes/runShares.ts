@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { sharedRun, shareRun, unshareRun } from '../../domain/runs/shares';
+import { runDashboard, sharedRun, shareRun, unshareRun } from '../../domain/runs/shares';
 import type { Config } from '../../platform/config';
 import { idParams } from '../schemas/common';
-import { runShareOut, sharedRunOut, sharedRunParams } from '../schemas/runShares';
+import { runDashboardOut, runShareOut, sharedRunOut, sharedRunParams } from '../schemas/runShares';
 import { defineRoute, type RouteDef } from './route';
 
 type IdParams = z.infer<typeof idParams>;
@@ -40,6 +40,18 @@ export function runShareRoutes(deps: { config: Config }): RouteDef[] {
       async handler(ctx, { params }) {
         await unshareRun(ctx.state.em, ctx.state.identity!.workspaceId, params.id);
         ctx.status = 204;
+      },
+    }),
+    defineRoute<undefined, undefined, IdParams>({
+      method: 'GET',
+      path: '/v1/runs/:id/dashboard',
+      summary: "A run's dashboard: the view its shared link shows, and whether it is shared",
+      tag: 'runs',
+      access: { auth: 'any', scope: 'runs:read' },
+      params: idParams,
+      responses: { 200: { description: 'The dashboard', schema: runDashboardOut } },
+      async handler(ctx, { params }) {
+        ctx.body = await runDashboard(ctx.state.em, ctx.state.identity!.workspaceId, params.id);
       },
     }),
     defineRoute<undefined, undefined, z.infer<typeof sharedRunParams>>({

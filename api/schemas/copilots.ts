@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { conversationBase, conversationMessageOut } from './conversations';
 import { readBody, readOut } from './dataSources';
 import { proposalOut } from './proposals';
 import { text } from './text';
@@ -28,4 +29,16 @@ export const dataSourceCopilotOut = z.object({
   runId: z.uuid().nullable(),
   read: readBody.nullable(),
   result: readOut.nullable(),
+});
+
+/** A copilot session (docs/api/copilots.md#sessions): the conversation about one agent or data source. */
+export const copilotSessionOut = z.object({
+  ...conversationBase,
+  subjectId: z.uuid(),
+  messages: z.array(conversationMessageOut).optional(),
+});
+
+export const copilotSessionListOut = z.object({
+  sessions: z.array(copilotSessionOut),
+  nextCursor: z.string().nullable(),
 });

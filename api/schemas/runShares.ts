@@ -27,3 +27,6 @@ export const sharedRunOut = z
     completedAt: z.iso.datetime().nullable(),
   })
   .strict();
+
+/** `GET /v1/runs/{id}/dashboard`: the shared view, and whether a shared link exists now. */
+export const runDashboardOut = sharedRunOut.extend({ shared: z.boolean() }).strict();

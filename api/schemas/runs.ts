@@ -108,3 +108,15 @@ export const localRunsBody = z.object({
       'startedAt must not be after completedAt',
     ),
 });
+
+/** A local-runner batch as lists show it (docs/api/runs.md#local-runs). */
+export const localRunBatchOut = z
+  .object({ id: z.uuid(), agentId: z.uuid(), count: z.number().int(), createdAt: z.iso.datetime() })
+  .strict();
+/** `POST /v1/local-runs`'s answer: the recorded runs and the batch they form. */
+export const localRunsOut = z
+  .object({
+    batchId: z.uuid(),
+    runs: z.array(z.object({ id: z.uuid(), status: z.enum(['succeeded', 'failed']) }).strict()),
+  })
+  .strict();

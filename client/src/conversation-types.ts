@@ -23,6 +23,21 @@ export interface TutorSession {
   messages?: ConversationMessage[];
 }
 
+/** A copilot session: the conversation about one agent or data source. */
+export interface CopilotSession {
+  id: string;
+  agentId: string;
+  /** The agent or data source it is about. */
+  subjectId: string;
+  status: 'active' | 'ended';
+  endedReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  endedAt: string | null;
+  /** Present on a single session. */
+  messages?: ConversationMessage[];
+}
+
 export interface TutorReply {
   reply: string;
   runId: string | null;

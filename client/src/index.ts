@@ -48,7 +48,15 @@ export type { UsageResource } from './resources/usage.js';
 export type { Webhooks } from './resources/webhooks.js';
 export type { DataSources } from './resources/data-sources.js';
 export type { SavedTables } from './resources/saved-tables.js';
-export { RUN_STATUSES, TERMINAL_STATUSES, PAUSED_STATUSES, isRunStatus, isTerminalStatus } from './types.js';
+export {
+  RUN_STATUSES,
+  TERMINAL_STATUSES,
+  PAUSED_STATUSES,
+  WEBHOOK_EVENTS,
+  SCOPES,
+  isRunStatus,
+  isTerminalStatus,
+} from './types.js';
 export type * from './types.js';
 export type * from './knowledge-types.js';
 export type * from './data-source-types.js';

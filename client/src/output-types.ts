@@ -1,4 +1,5 @@
 /** Shapes of save-output connections and run dashboards (the service's docs/api/output-connections.md and docs/api/runs.md). */
+import type { RunStatus } from './types.js';
 
 /** A save-output connection; its secret is write-only and never returned. */
 export interface OutputConnection {
@@ -50,4 +51,14 @@ export interface OutputDeliveryBody {
 export interface RunShare {
   url: string;
   token: string;
+}
+
+/** A run's dashboard: what its shared link shows, and whether that link exists now. */
+export interface RunDashboard {
+  id: string;
+  status: RunStatus;
+  output: unknown;
+  steps: Array<{ index: number; type: string; status: string; startedAt: string; completedAt: string | null }>;
+  completedAt: string | null;
+  shared: boolean;
 }

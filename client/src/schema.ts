@@ -28,6 +28,9 @@ import type {
   CreatedApiKey,
   Feedback,
   FileObject,
+  InputFile,
+  LocalRunBatch,
+  LocalRunBatchDetail,
   PriceList,
   PricingMatch,
   PricingRule,
@@ -53,7 +56,13 @@ import type {
   FinanceSummary,
   FinanceTransaction,
 } from './finance-types.js';
-import type { OutputConnection, OutputDelivery, OutputDeliveryAttempt, RunShare } from './output-types.js';
+import type {
+  OutputConnection,
+  OutputDelivery,
+  OutputDeliveryAttempt,
+  RunDashboard,
+  RunShare,
+} from './output-types.js';
 import type { KnowledgeDocument, KnowledgeSearchResult, KnowledgeSource, SearchResult } from './knowledge-types.js';
 import type {
   DataSource,
@@ -73,6 +82,7 @@ import type {
   DataSourceCopilotReply,
   TutorReply,
   TutorSession,
+  CopilotSession,
 } from './conversation-types.js';
 import type { Eval, EvalCase, EvalResult, EvalRun, Proposal, ProposalChanges } from './eval-types.js';
 import type { Flow, FlowRun, FlowTemplate } from './flow-types.js';
@@ -435,6 +445,25 @@ export const OUTPUT_ATTEMPT_FIELDS = {
   error: N,
 } as const satisfies Fields<OutputDeliveryAttempt>;
 export const RUN_SHARE_FIELDS = { url: R, token: R } as const satisfies Fields<RunShare>;
+export const RUN_DASHBOARD_FIELDS = {
+  id: R,
+  status: R,
+  output: N,
+  steps: R,
+  completedAt: N,
+  shared: R,
+} as const satisfies Fields<RunDashboard>;
+export const INPUT_FILE_FIELDS = { ...FILE_FIELDS, lastUsedAt: R, runId: R } as const satisfies Fields<InputFile>;
+export const LOCAL_RUN_BATCH_FIELDS = {
+  id: R,
+  agentId: R,
+  count: R,
+  createdAt: R,
+} as const satisfies Fields<LocalRunBatch>;
+export const LOCAL_RUN_BATCH_DETAIL_FIELDS = {
+  ...LOCAL_RUN_BATCH_FIELDS,
+  runIds: R,
+} as const satisfies Fields<LocalRunBatchDetail>;
 export const APP_FIELDS = {
   id: R,
   name: R,
@@ -537,6 +566,17 @@ export const TUTOR_SESSION_FIELDS = {
   messages: 'optional',
 } as const satisfies Fields<TutorSession>;
 export const TUTOR_REPLY_FIELDS = { reply: R, runId: N, duplicate: R } as const satisfies Fields<TutorReply>;
+export const COPILOT_SESSION_FIELDS = {
+  id: R,
+  agentId: R,
+  subjectId: R,
+  status: R,
+  endedReason: N,
+  createdAt: R,
+  updatedAt: R,
+  endedAt: N,
+  messages: 'optional',
+} as const satisfies Fields<CopilotSession>;
 export const CONVERSATION_MESSAGE_FIELDS = {
   seq: R,
   role: R,

@@ -244,9 +244,63 @@ export interface FileObject {
   createdAt: string;
 }
 
+/** A file of the library as a run input: the file, and the newest run that took it. */
+export interface InputFile extends FileObject {
+  lastUsedAt: string;
+  runId: string;
+}
+
+/** A batch of runs a local runner reported together. */
+export interface LocalRunBatch {
+  id: string;
+  agentId: string;
+  count: number;
+  createdAt: string;
+}
+
+/** One local-runner batch with its runs' ids, in the order they were reported. */
+export interface LocalRunBatchDetail extends LocalRunBatch {
+  runIds: string[];
+}
+
 /** Webhook event kinds: the five run statuses that are announced. */
-export type WebhookEventType =
-  'run.succeeded' | 'run.failed' | 'run.needs_input' | 'run.needs_approval' | 'run.needs_review';
+export const WEBHOOK_EVENTS = [
+  'run.succeeded',
+  'run.failed',
+  'run.needs_input',
+  'run.needs_approval',
+  'run.needs_review',
+] as const;
+/** A webhook event kind. */
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+/** Every scope an API key may hold; there is no wildcard, not even a partial one. */
+export const SCOPES = [
+  'runs:read',
+  'runs:write',
+  'agents:read',
+  'agents:write',
+  'files:read',
+  'files:write',
+  'feedback:write',
+  'webhooks:manage',
+  'usage:read',
+  'keys:manage',
+  'apps:manage',
+  'phone:read',
+  'phone:manage',
+  'finance:read',
+  'finance:write',
+  'data_sources:read',
+  'data_sources:manage',
+  'flows:read',
+  'flows:manage',
+  'whatsapp:read',
+  'whatsapp:manage',
+  'runner:run',
+] as const;
+/** An API key scope. */
+export type Scope = (typeof SCOPES)[number];
 
 /** A webhook subscription; the secret is write-only and never returned. */
 export interface Webhook {

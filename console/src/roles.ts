@@ -1,19 +1,7 @@
-import type { Role } from './types';
+import { SCOPES, type Role } from './types';
 
-/** Every scope a key may hold (docs/api/identity.md, domain/identity/scopes.ts): the ones the console offers. */
-export const KEY_SCOPES = [
-  'runs:read',
-  'runs:write',
-  'agents:read',
-  'agents:write',
-  'files:read',
-  'files:write',
-  'feedback:write',
-  'webhooks:manage',
-  'usage:read',
-  'keys:manage',
-  'runner:run',
-] as const;
+/** Every scope a key may hold (docs/api/identity.md): the ones the console offers. */
+export const KEY_SCOPES = SCOPES;
 
 /** The role table of docs/api/identity.md: what a session of each role may use, and so may grant. */
 export function roleAllows(role: Role, scope: string): boolean {

@@ -1,4 +1,6 @@
 /** The shapes the console reads, as docs/api/*.md describe them. */
+import { PAUSED_STATUSES, TERMINAL_STATUSES, type RunStatus } from '@svc/client';
+
 export type Role = 'owner' | 'admin' | 'member';
 
 export interface User {
@@ -18,19 +20,12 @@ export interface Me {
   workspaces: Workspace[];
 }
 
-export const RUN_STATUSES = [
-  'queued',
-  'running',
-  'needs_input',
-  'needs_approval',
-  'needs_review',
-  'succeeded',
-  'failed',
-  'cancelled',
-] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-export const WAITING: RunStatus[] = ['needs_input', 'needs_approval', 'needs_review'];
-export const TERMINAL: RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+// Statuses, scopes and event kinds come from the client package (one definition, held equal to the
+// service's own by test/client/vocabulary.test.ts), never from a copy kept here.
+export { RUN_STATUSES, SCOPES, WEBHOOK_EVENTS } from '@svc/client';
+export type { RunStatus, Scope, WebhookEventType } from '@svc/client';
+export const WAITING: readonly RunStatus[] = PAUSED_STATUSES;
+export const TERMINAL: readonly RunStatus[] = TERMINAL_STATUSES;
 
 export interface PendingAction {
   id: string;

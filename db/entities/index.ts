@@ -22,6 +22,7 @@ import { SavedTableRowSchema, SavedTableSchema } from './SavedTable';
 import { RunSchema } from './Run';
 import { RunStepSchema } from './RunStep';
 import { RunMessageSchema } from './RunMessage';
+import { LocalRunBatchSchema } from './LocalRunBatch';
 import { RunShareSchema } from './RunShare';
 import { BaseEntitySchema } from './BaseEntity';
 import { LedgerEntrySchema } from './LedgerEntry';
@@ -122,6 +123,7 @@ export const entities = [
   OutputConnectionSchema,
   OutputDeliverySchema,
   RunShareSchema,
+  LocalRunBatchSchema,
   AppSchema,
   AppDomainSchema,
   AppRunTokenSchema,

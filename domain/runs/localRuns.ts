@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { LocalRunBatch } from '../../db/entities/LocalRunBatch';
 import { Run } from '../../db/entities/Run';
 import type { RunError } from '../../workflows/messages';
 import type { Identity } from '../identity/identity';
@@ -22,8 +23,8 @@ export interface LocalRunReport {
 
 /**
  * Records a batch of runs a local runner executed as finished runs of the agent's current version,
- * with their status events and their webhook announcements (outbox rows), in one transaction: a batch
- * is stored whole or not at all. The caller makes the announcements (announceLocalRuns).
+ * with their status events, their webhook announcements (outbox rows) and the batch that lists them, in one
+ * transaction: a batch is stored whole or not at all. The caller makes the announcements (announceLocalRuns).
  */
 export async function recordLocalRuns(
   em: EntityManager,
@@ -31,7 +32,7 @@ export async function recordLocalRuns(
   agentId: string,
   reports: LocalRunReport[],
   taskQueue: string,
-): Promise<{ runs: Run[]; announcements: OutboxEntry[] }> {
+): Promise<{ batch: LocalRunBatch; runs: Run[]; announcements: OutboxEntry[] }> {
   const agent = await findAgent(em, identity.workspaceId, agentId);
   const rows = reports.map((r) => {
     const run = new Run(identity.workspaceId, agent.id, agent.currentVersion, r.input, {});
@@ -48,16 +49,22 @@ export async function recordLocalRuns(
     else run.userId = identity.userId;
     return run;
   });
+  const batch = new LocalRunBatch(
+    identity.workspaceId,
+    agent.id,
+    rows.map((r) => r.id),
+  );
   const announcements: OutboxEntry[] = [];
   await em.transactional(async (tx) => {
     tx.persist(rows);
+    tx.persist(batch);
     await tx.flush();
     for (const run of rows) {
       await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
       announcements.push(enqueue(tx, { kind: 'announce_run', run: announcedRun(run), taskQueue }, { held: true }));
     }
   });
-  return { runs: rows, announcements };
+  return { batch, runs: rows, announcements };
 }
 
 /**

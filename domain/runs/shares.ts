@@ -68,6 +68,25 @@ export async function sharedRun(em: EntityManager, token: string): Promise<Share
   const share = await em.findOne(RunShare, { tokenHash: sha256Hex(token) });
   const run = share && (await em.findOne(Run, { id: share.runId, workspaceId: share.workspaceId }));
   if (!run) throw errors.notFound('Shared run');
+  return dashboardView(em, run);
+}
+
+/**
+ * A run's dashboard for a credentialed caller (`runs:read`): the very view its shared link shows, and
+ * whether that link exists now.
+ * @throws `not_found` for a run not of the workspace
+ */
+export async function runDashboard(
+  em: EntityManager,
+  workspaceId: string,
+  runId: string,
+): Promise<SharedRunView & { shared: boolean }> {
+  const run = await findRun(em, workspaceId, runId);
+  const shared = (await em.count(RunShare, { runId: run.id, workspaceId })) > 0;
+  return { ...(await dashboardView(em, run)), shared };
+}
+
+async function dashboardView(em: EntityManager, run: Run): Promise<SharedRunView> {
   const steps = await em.find(RunStep, { runId: run.id }, { orderBy: { index: 'asc' }, limit: SHARED_STEPS_LIMIT });
   return {
     id: run.id,

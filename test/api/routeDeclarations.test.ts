@@ -26,6 +26,19 @@ describe('route declarations', () => {
     }
   });
 
+  it('a literal path comes before every parameter route of its method that would take it (the first match answers)', () => {
+    const pattern = (path: string) => new RegExp(`^${path.replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`);
+    const shadowed = h.routes.flatMap((literal, i) =>
+      literal.path.includes(':')
+        ? []
+        : h.routes
+            .slice(0, i)
+            .filter((p) => p.method === literal.method && p.path.includes(':') && pattern(p.path).test(literal.path))
+            .map((p) => `${literal.method} ${literal.path} is declared after ${p.path}`),
+    );
+    expect(shadowed).toEqual([]);
+  });
+
   it('every /v1 route outside the console and the public document names a scope from the list', () => {
     for (const route of h.routes) {
       const name = `${route.method} ${route.path}`;

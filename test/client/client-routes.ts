@@ -107,6 +107,20 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('tutor.get', (s) => s.tutor.get(ID), S.TUTOR_SESSION_FIELDS),
   call('copilot.agent', (s) => s.copilot.agent(ID, { message: 'hi' }), S.AGENT_COPILOT_FIELDS),
   call('copilot.dataSource', (s) => s.copilot.dataSource(ID, { question: 'hi' }), S.DATA_SOURCE_COPILOT_FIELDS),
+  call(
+    'copilot.agentSessions',
+    (s) => s.copilot.agentSessions(ID, { limit: 5 }).toArray(),
+    S.COPILOT_SESSION_FIELDS,
+    paged('sessions'),
+  ),
+  call('copilot.agentSession', (s) => s.copilot.agentSession(ID, ID2), S.COPILOT_SESSION_FIELDS),
+  call(
+    'copilot.dataSourceSessions',
+    (s) => s.copilot.dataSourceSessions(ID, { limit: 5 }).toArray(),
+    S.COPILOT_SESSION_FIELDS,
+    paged('sessions'),
+  ),
+  call('copilot.dataSourceSession', (s) => s.copilot.dataSourceSession(ID, ID2), S.COPILOT_SESSION_FIELDS),
   call('tutor.list', (s) => s.tutor.list({ limit: 5 }).toArray(), S.TUTOR_SESSION_FIELDS, paged('sessions')),
 
   call('proposals.create', (s) => s.proposals.create(ID, { fromFeedback: true }), S.PROPOSAL_FIELDS),
@@ -260,6 +274,15 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('runs.cancel', (s) => s.runs.cancel(ID), S.RUN_FIELDS),
   call('runs.share', (s) => s.runs.share(ID), S.RUN_SHARE_FIELDS),
   call('runs.unshare', (s) => s.runs.unshare(ID), null),
+  call('runs.dashboard', (s) => s.runs.dashboard(ID), S.RUN_DASHBOARD_FIELDS),
+  call('runs.inputFiles', (s) => s.runs.inputFiles({ limit: 5 }).toArray(), S.INPUT_FILE_FIELDS, paged('files')),
+  call(
+    'runs.localBatches',
+    (s) => s.runs.localBatches({ limit: 5 }).toArray(),
+    S.LOCAL_RUN_BATCH_FIELDS,
+    paged('batches'),
+  ),
+  call('runs.localBatch', (s) => s.runs.localBatch(ID), S.LOCAL_RUN_BATCH_DETAIL_FIELDS),
   // follows the event stream, then polls runs.get: both requests are checked, the run against the last
   call('runs.wait', (s) => s.runs.wait(ID, { pollMs: 1, timeoutMs: 5000 }), S.RUN_FIELDS),
 

@@ -5,9 +5,12 @@ import { CursorList } from '../pagination.js';
 import { sleep } from '../runtime.js';
 import { parseSse } from '../sse.js';
 import { isRunStatus, isTerminalStatus } from '../types.js';
-import type { RunShare } from '../output-types.js';
+import type { RunDashboard, RunShare } from '../output-types.js';
 import type {
   Feedback,
+  InputFile,
+  LocalRunBatch,
+  LocalRunBatchDetail,
   Run,
   RunApproveParams,
   RunCreateParams,
@@ -182,6 +185,34 @@ export class Runs {
    */
   share(id: string, options?: CallOptions): Promise<RunShare> {
     return this.http.request({ ...options, method: 'POST', path: path(id, '/share') });
+  }
+
+  /**
+   * The run's dashboard: the view its shared link shows (id, status, output, steps, completion time), and
+   * whether the run is shared now.
+   * @throws {NotFoundError} for an unknown run
+   */
+  dashboard(id: string, options?: CallOptions): Promise<RunDashboard> {
+    return this.http.request({ ...options, method: 'GET', path: path(id, '/dashboard') });
+  }
+
+  /** The files most recently used as run inputs, newest use first, each once. */
+  inputFiles(params: { limit?: number } = {}, options?: CallOptions): CursorList<'files', InputFile> {
+    return new CursorList('files', (cursor) =>
+      this.http.request({ ...options, method: 'GET', path: '/v1/runs/input-files', query: { ...params, cursor } }),
+    );
+  }
+
+  /** The batches local runners reported (`POST /v1/local-runs`), newest first. */
+  localBatches(params: { limit?: number } = {}, options?: CallOptions): CursorList<'batches', LocalRunBatch> {
+    return new CursorList('batches', (cursor) =>
+      this.http.request({ ...options, method: 'GET', path: '/v1/local-runs', query: { ...params, cursor } }),
+    );
+  }
+
+  /** One local-runner batch with its runs' ids. @throws {NotFoundError} for an unknown batch */
+  localBatch(id: string, options?: CallOptions): Promise<LocalRunBatchDetail> {
+    return this.http.request({ ...options, method: 'GET', path: `/v1/local-runs/${encodeURIComponent(id)}` });
   }
 
   /**

@@ -5,9 +5,7 @@ import { api } from '../api';
 import { Empty, ErrorBox, QueryState } from '../components/States';
 import { when } from '../components/format';
 import { POLL_MS } from '../hooks';
-import type { Delivery, Webhook } from '../types';
-
-const EVENTS = ['run.succeeded', 'run.failed', 'run.needs_input', 'run.needs_approval', 'run.needs_review'];
+import { WEBHOOK_EVENTS, type Delivery, type Webhook } from '../types';
 
 const randomSecret = () => {
   const bytes = new Uint8Array(24);
@@ -77,7 +75,7 @@ function CreateWebhook() {
       <fieldset>
         <legend>Events</legend>
         <div className="checks">
-          {EVENTS.map((ev) => (
+          {WEBHOOK_EVENTS.map((ev) => (
             <label key={ev} className="check">
               <input type="checkbox" checked={events.includes(ev)} onChange={() => toggle(ev)} /> {ev}
             </label>
