@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { text, trimmedText } from './text';
-import { pageQuery } from '../../domain/pagination';
+import { pageQuery } from '../../domain/shared/pagination';
 import { uuid } from './common';
 import { VOICES } from '../../domain/phone/catalog';
 

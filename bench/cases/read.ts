@@ -1,4 +1,4 @@
-import { encodeCursor } from '../../domain/pagination';
+import { encodeCursor } from '../../domain/shared/pagination';
 import { createAgent, createWorkspace, KeyPool } from '../lib/accounts';
 import { expectStatus, waitForTerminal } from '../lib/http';
 import { measureHttp, measureHttpInTurns } from '../lib/load';

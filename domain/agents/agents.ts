@@ -4,7 +4,7 @@ import { Workspace } from '../../db/entities/Workspace';
 import { errors, type ValidationIssue } from '../errors';
 import type { Identity } from '../identity/identity';
 import type { ModelRegistry } from '../models/registry';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { unknownConnections } from '../outputs/connections';
 import { projectFromBody } from '../projects/find';
 import { savedReads, savedTablesFromBody } from '../savedTables/links';

@@ -4,7 +4,7 @@ import { Workspace } from '../../db/entities/Workspace';
 import { usdToMicros } from '../billing/money';
 import { spentThisMonthMicros } from '../billing/spend';
 import { errors } from '../errors';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import type { Identity } from './identity';
 import { presentApiKey, type ApiKeyView, type CreatedApiKeyView } from './presenters';
 import type { Scope } from './scopes';

@@ -3,7 +3,7 @@ import { OutputConnection, OutputDelivery } from '../../db/entities/OutputConnec
 import { SavedTable } from '../../db/entities/SavedTable';
 import type { Resolver } from '../../platform/net/publicAddress';
 import { errors } from '../errors';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { checkUrl } from '../webhooks/subscriptions';
 import {
   serializeConnection,

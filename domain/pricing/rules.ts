@@ -6,7 +6,7 @@ import { usdToMicros } from '../billing/money';
 import { errors, type ValidationIssue } from '../errors';
 import type { Identity } from '../identity/identity';
 import type { ModelRegistry } from '../models/registry';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { findPriceList } from './priceLists';
 import { PPM_PER_PERCENT, presentRule, type PricingRuleView } from './presenters';
 

@@ -1,22 +1,22 @@
-import { errors } from '../errors';
+import { errors } from '../../errors';
 import { DoneMarks, MARK_DONE } from './doneMarks';
-import { executePrepared } from '../../db/preparedStatement';
+import { executePrepared } from '../../../db/preparedStatement';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { OutboxEntry, type OutboxCall } from '../../db/entities/OutboxEntry';
-import type { Orm } from '../../db/orm';
-import type { Config } from '../../platform/config';
-import type { Temporal } from '../../platform/temporal';
-import { approveSignal, inputSignal, reviewSignal, runWorkflowId } from '../../workflows/messages';
-import { ensureEvalWorkflow } from '../evals/workflowStarter';
-import { ensureRunWorkflow } from '../runs/workflowStarter';
-import { flowApprovalSignal, flowWorkflowId } from '../../workflows/flowMessages';
-import { syncFlowSchedule } from '../flows/schedule';
-import { ensureFlowWorkflow } from '../flows/workflowStarter';
-import { announceRun } from '../webhooks/dispatch';
-import { saveRunOutputs } from '../outputs/runOutputs';
-import { ensureConversationWorkflow } from '../conversations/workflowStarter';
-import { conversationWorkflowId, endSignal, inboundSignal } from '../../workflows/conversationMessages';
+import { OutboxEntry, type OutboxCall } from '../../../db/entities/OutboxEntry';
+import type { Orm } from '../../../db/orm';
+import type { Config } from '../../../platform/config';
+import type { Temporal } from '../../../platform/temporal';
+import { approveSignal, inputSignal, reviewSignal, runWorkflowId } from '../../../workflows/messages';
+import { ensureEvalWorkflow } from '../../evals/workflowStarter';
+import { ensureRunWorkflow } from '../../runs/workflowStarter';
+import { flowApprovalSignal, flowWorkflowId } from '../../../workflows/flowMessages';
+import { syncFlowSchedule } from '../../flows/schedule';
+import { ensureFlowWorkflow } from '../../flows/workflowStarter';
+import { announceRun } from '../../webhooks/dispatch';
+import { saveRunOutputs } from '../../outputs/runOutputs';
+import { ensureConversationWorkflow } from '../../conversations/workflowStarter';
+import { conversationWorkflowId, endSignal, inboundSignal } from '../../../workflows/conversationMessages';
 
 /**
  * The transactional outbox (docs/architecture.md). A change that owes Temporal a call (start a run's
