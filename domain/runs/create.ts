@@ -6,7 +6,7 @@ import { enqueue, outboxEntry, relayNow, relayPendingOfRun, withdraw } from '../
 import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
 import { settleRun } from '../billing/charge';
-import { usdToMicros } from '../billing/money';
+import { usdToMicros } from '../shared/money';
 import { estimateRunCostUsd } from '../models/registry';
 import { ApiError, errors } from '../errors';
 import { findWorkspaceFiles } from '../files/files';

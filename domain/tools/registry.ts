@@ -1,9 +1,9 @@
 import { ASK_USER, type ToolCall, type ToolSpec } from '../../workflows/agentTurn';
 import { safeRequest } from '../../platform/net/safeHttp';
 import type { Orm } from '../../db/orm';
-import { KNOWLEDGE_SEARCH, KNOWLEDGE_SEARCH_SPEC, runKnowledgeSearch } from './knowledgeSearch';
+import { KNOWLEDGE_SEARCH, KNOWLEDGE_SEARCH_SPEC, runKnowledgeSearch } from '../knowledge/searchTool';
 import type { Resolver } from '../../platform/net/publicAddress';
-import { runSavedTableRows, SAVED_TABLE_ROWS, SAVED_TABLE_ROWS_SPEC } from './savedTableRows';
+import { runSavedTableRows, SAVED_TABLE_ROWS, SAVED_TABLE_ROWS_SPEC } from '../savedTables/rowsTool';
 import {
   CALENDAR_BOOK,
   CALENDAR_BOOK_SPEC,
@@ -11,8 +11,8 @@ import {
   CALENDAR_FREE_SLOTS_SPEC,
   runCalendarBook,
   runCalendarFreeSlots,
-} from './calendar';
-import { FINANCE_TOOL_SPECS, FINANCE_TOOLS, runFinanceTool } from './finance';
+} from '../phone/calendarTools';
+import { FINANCE_TOOL_SPECS, FINANCE_TOOLS, runFinanceTool } from '../finance/tools';
 import type { Storage } from '../../platform/storage/storage';
 
 /** The built-in tool catalogue (`GET /v1/tools`, docs/api/agents.md). */

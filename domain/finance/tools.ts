@@ -2,8 +2,8 @@ import type { ToolSpec } from '../../workflows/agentTurn';
 import type { Orm } from '../../db/orm';
 import { FinanceRun } from '../../db/entities/FinanceRun';
 import type { Storage } from '../../platform/storage/storage';
-import { applyMatches, proposeMatches } from '../finance/reconcile';
-import { buildReport } from '../finance/report';
+import { applyMatches, proposeMatches } from './reconcile';
+import { buildReport } from './report';
 
 export const FINANCE_RECONCILE = 'finance_reconcile';
 export const FINANCE_APPLY_MATCHES = 'finance_apply_matches';

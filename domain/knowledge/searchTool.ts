@@ -1,7 +1,7 @@
 import type { ToolSpec } from '../../workflows/agentTurn';
 import type { Orm } from '../../db/orm';
 import { Run } from '../../db/entities/Run';
-import { searchKnowledge } from '../knowledge/search';
+import { searchKnowledge } from './search';
 
 export const KNOWLEDGE_SEARCH = 'knowledge_search';
 

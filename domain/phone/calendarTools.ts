@@ -1,8 +1,8 @@
 import type { ToolSpec } from '../../workflows/agentTurn';
 import type { Orm } from '../../db/orm';
 import { Run } from '../../db/entities/Run';
-import { bookSlot, freeSlots } from '../phone/calendar';
-import { callOfRun } from '../phone/calls';
+import { bookSlot, freeSlots } from './calendar';
+import { callOfRun } from './calls';
 import { ApiError } from '../errors';
 
 export const CALENDAR_FREE_SLOTS = 'calendar_free_slots';
