@@ -1,4 +1,5 @@
 import type { ToolSpec } from '../../workflows/agentTurn';
+import type { ToolDeps, ToolRegistry } from '../tools/registry';
 import type { Orm } from '../../db/orm';
 import { Run } from '../../db/entities/Run';
 import { bookSlot, freeSlots } from './calendar';
@@ -75,4 +76,17 @@ export async function runCalendarBook(orm: Orm, runId: string, args: Record<stri
   });
   if ('error' in outcome) return JSON.stringify({ error: { code: outcome.error, message: outcome.message } });
   return JSON.stringify({ bookingId: outcome.booking.id, start: outcome.booking.start, end: outcome.booking.end });
+}
+
+/** Adds the booking calendar's tools to a tool registry (they run only where `orm` is given: the worker). */
+export function registerCalendarTools(tools: ToolRegistry, deps: ToolDeps): void {
+  for (const [spec, run] of [
+    [CALENDAR_FREE_SLOTS_SPEC, runCalendarFreeSlots],
+    [CALENDAR_BOOK_SPEC, runCalendarBook],
+  ] as const) {
+    tools.register(spec, (args, context) => {
+      if (!deps.orm || !context) throw new Error(`${spec.name} is not available here`);
+      return run(deps.orm, context.runId, args);
+    });
+  }
 }
