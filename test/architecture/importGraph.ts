@@ -135,3 +135,42 @@ function cycleWithin(start: string, component: ReadonlySet<string>, next: Readon
   }
   return [start, start];
 }
+
+/**
+ * The area of a file under `domain/`: its first folder (`runs` for `domain/runs/create.ts`); none for
+ * files outside `domain/` or directly in it (`domain/errors.ts`, `domain/plugins.ts`).
+ */
+export function areaOf(file: string): string | undefined {
+  const parts = file.split('/');
+  return parts[0] === 'domain' && parts.length > 2 ? parts[1] : undefined;
+}
+
+/** The imports from one area of `domain/` into another, as file edges. */
+export function crossAreaEdges(edges: readonly Edge[]): Edge[] {
+  return edges.filter((e) => {
+    if (!e.local) return false;
+    const [from, to] = [areaOf(e.from), areaOf(e.to)];
+    return from !== undefined && to !== undefined && from !== to;
+  });
+}
+
+/**
+ * The cycles among the areas of `domain/`, one per strongly connected group of areas, each printed as
+ * its closed path of areas with the file imports that make every step (`runs -> agents (domain/runs/a.ts
+ * -> domain/agents/b.ts)`), so a failure says which imports to undo.
+ */
+export function findAreaCycles(edges: readonly Edge[]): string[] {
+  const between = crossAreaEdges(edges);
+  const areaEdges = between.map((e) => ({ from: areaOf(e.from)!, to: areaOf(e.to)!, local: true }));
+  const areas = new Set(areaEdges.flatMap((e) => [e.from, e.to]));
+  return findCycles(areaEdges, areas).map((cycle) =>
+    cycle
+      .slice(1)
+      .map((to, i) => {
+        const from = cycle[i];
+        const files = between.filter((e) => areaOf(e.from) === from && areaOf(e.to) === to);
+        return `${from} -> ${to} (${files.map((e) => `${e.from} -> ${e.to}`).join(', ')})`;
+      })
+      .join('; '),
+  );
+}
