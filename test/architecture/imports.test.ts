@@ -97,7 +97,7 @@ describe('import rules', () => {
   });
 });
 
-describe('area rules (docs/architecture.md, "Areas")', () => {
+describe('area rules (docs/architecture.md, "Areas and registries")', () => {
   it('sees the areas of domain/', () => {
     expect(new Set(edges.map((e) => areaOf(e.from)).filter(Boolean)).size).toBeGreaterThan(20);
     expect(crossAreaEdges(edges).length).toBeGreaterThan(50);
@@ -129,7 +129,8 @@ describe('area rules (docs/architecture.md, "Areas")', () => {
       { from: 'api/routes/runs.ts', to: 'domain/runs/create.ts', local: true },
     ];
     expect(findAreaCycles(planted)).toEqual([
-      'agents -> billing (domain/agents/find.ts -> domain/billing/cost.ts); ' +
+      'areas in one cycle (agents, billing, runs): ' +
+        'agents -> billing (domain/agents/find.ts -> domain/billing/cost.ts); ' +
         'billing -> runs (domain/billing/cost.ts -> domain/runs/presenters.ts); ' +
         'runs -> agents (domain/runs/create.ts -> domain/agents/find.ts)',
     ]);
