@@ -15,8 +15,8 @@ import { registerWhatsApp } from './whatsapp/adapter';
 
 /**
  * Every area's plug-ins into the mechanisms that must not know them (docs/architecture.md, "Registries"),
- * in one list for the composition roots (api/app.ts, worker/main.ts, the test and bench harnesses). No
- * area imports this file.
+ * in one list for the composition roots (api/app.ts and worker/main.ts, on which the test and bench
+ * harnesses build). No area imports this file.
  */
 
 /** The areas' outbox calls, into the process's relay (or the registry given). */
