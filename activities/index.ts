@@ -6,22 +6,24 @@ import { createFlowActivities } from './flows';
 import { createRunActivities } from './runs';
 import type { ToolRegistry } from '../domain/tools/registry';
 import type { Temporal } from '../platform/temporal';
-import { announceRun, recordRunDeliveries, type AnnouncedRun } from '../domain/webhooks/dispatch';
+import { recordRunDeliveries, type AnnouncedRun } from '../domain/webhooks/dispatch';
+import { announceRunStatus } from '../domain/runs/statusAnnouncement';
 import { createWebhookActivities } from './webhooks';
 import { createSavedTableActivities } from './savedTables';
 import { createSecretBox } from '../platform/secrets';
 import { createEvalActivities } from './evals';
 import { createOutputActivities } from './outputs';
-import { saveRunOutputs } from '../domain/outputs/runOutputs';
 import { createPhoneActivities } from './phone';
 import { createConversationActivities } from './conversations';
-import { createChannelAdapters } from '../domain/conversations/channelRegistry';
+import type { ChannelRegistry } from '../domain/conversations/channelRegistry';
 
 export interface ActivityDeps {
   config: Config;
   orm: Orm;
   models: ModelRegistry;
   tools: ToolRegistry;
+  /** The asynchronous channels' adapters, for conversation replies. */
+  channels: ChannelRegistry;
   /** A Temporal client, to start the webhook fan-out workflows. */
   temporal: Temporal;
 }
@@ -33,13 +35,8 @@ export function createActivities(deps: ActivityDeps) {
       orm: deps.orm,
       models: deps.models,
       tools: deps.tools,
-      onStatus: async (run, opts) => {
-        const { client } = deps.temporal;
-        const announced = await announceRun(deps.orm.em.fork(), client, deps.config.temporal.taskQueue, run, opts);
-        // A succeeded run's output goes to its agent's save-output connections (docs/api/output-connections.md).
-        await saveRunOutputs(deps.orm.em.fork(), client, deps.config.temporal.taskQueue, run);
-        return announced;
-      },
+      onStatus: (run, opts) =>
+        announceRunStatus(deps.orm.em, deps.temporal.client, deps.config.temporal.taskQueue, run, opts),
     }),
     ...createSavedTableActivities({
       orm: deps.orm,
@@ -60,7 +57,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createConversationActivities({
       orm: deps.orm,
       models: deps.models,
-      adapters: createChannelAdapters({ orm: deps.orm, config: deps.config }),
+      channels: deps.channels,
     }),
     /** The fan-out of histories from before the first attempts moved in (fanOutFirstAttempts, webhook queue). */
     async fanOutWebhooks(run: AnnouncedRun): Promise<string[]> {

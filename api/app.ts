@@ -22,6 +22,7 @@ import type { RouteDef } from './routes/route';
 import type { Temporal } from '../platform/temporal';
 import { createModelRegistry, type ModelRegistry } from '../domain/models/registry';
 import { createToolRegistry } from '../domain/tools/registry';
+import { registerAreaTools, registerOutboxCalls } from '../domain/plugins';
 import { createResolver, createTxtResolver } from '../platform/net/dnsServers';
 import { RunEventHub } from '../domain/runs/eventHub';
 import { agentRoutes } from './routes/agents';
@@ -100,10 +101,14 @@ export function declareRoutes(
 ): RouteDef[] {
   const routes: RouteDef[] = [];
   const models = deps.models ?? createModelRegistry(deps.config.openai);
-  const tools = createToolRegistry({
-    allowPrivate: deps.config.allowPrivateEgress,
-    resolver: createResolver(deps.config.dnsServers),
-  });
+  // The API lists the tools and never runs one, so the areas' tools get no database or storage here.
+  const tools = registerAreaTools(
+    createToolRegistry({
+      allowPrivate: deps.config.allowPrivateEgress,
+      resolver: createResolver(deps.config.dnsServers),
+    }),
+    {},
+  );
   const storage = deps.storage ?? createStorage(deps.config.storageUrl);
   // One box for every route that seals provider credentials and webhook secrets (platform/secrets.ts).
   const box = createSecretBox(deps.config.secretsKey);
@@ -115,7 +120,7 @@ export function declareRoutes(
     ...healthRoutes({ temporal: deps.temporal, logger: deps.logger, openapi }),
     ...consoleAuthRoutes({ config: deps.config, mailer: deps.mailer }),
     ...apiKeyRoutes({ apiKeys: deps.apiKeys }),
-    ...catalogRoutes({ models }),
+    ...catalogRoutes({ models, tools }),
     ...agentRoutes({ models, tools }),
     ...agentVersionRoutes({ models, tools }),
     ...evalRoutes({ temporal: deps.temporal, config: deps.config }),
@@ -198,6 +203,7 @@ export function createApp(deps: AppDeps): {
 } {
   // With N trusted proxy hops, ctx.ip is the X-Forwarded-For entry N from the right (docs/api/limits.md).
   const hops = deps.config.trustProxyHops;
+  registerOutboxCalls();
   const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
   // One LISTEN connection per process (platform/database/listener.ts) for the event streams and the key cache,
   // which trusts itself only while it listens.

@@ -3,7 +3,7 @@ import { loadConfig } from '../platform/config';
 import { markEmailVerified } from '../domain/identity/accounts';
 import { issueApiKey } from '../domain/identity/apiKeys';
 import { isScope } from '../domain/identity/scopes';
-import { usdToMicros } from '../domain/billing/money';
+import { usdToMicros } from '../domain/shared/money';
 import { LockMode } from '@mikro-orm/core';
 import { LedgerEntry, PLANS, Workspace, type Plan } from '../db/entities';
 import { initOrm, type Orm } from '../db/orm';

@@ -3,6 +3,8 @@ import { createActivities, createDeliveryActivities } from '../activities';
 import { webhookTaskQueue } from '../workflows/taskQueues';
 import { createModelRegistry } from '../domain/models/registry';
 import { createToolRegistry } from '../domain/tools/registry';
+import { createChannelRegistry } from '../domain/conversations/channelRegistry';
+import { registerAreaTools, registerChannels, registerOutboxCalls } from '../domain/plugins';
 import { createStorage } from '../platform/storage/storage';
 import { createResolver } from '../platform/net/dnsServers';
 import { loadConfig, type Config } from '../platform/config';
@@ -20,16 +22,17 @@ export interface ServiceWorker {
 
 /** The activities of the runs task queue with their dependencies, as the worker process builds them. */
 export function runsQueueActivities(config: Config, orm: Orm, temporal: Temporal) {
+  // Activities relay outbox rows too (eval supervision answers gates and cancels runs).
+  registerOutboxCalls();
   return createActivities({
     config,
     orm,
     models: createModelRegistry(config.openai),
-    tools: createToolRegistry({
-      allowPrivate: config.allowPrivateEgress,
-      resolver: createResolver(config.dnsServers),
-      orm,
-      storage: createStorage(config.storageUrl),
-    }),
+    tools: registerAreaTools(
+      createToolRegistry({ allowPrivate: config.allowPrivateEgress, resolver: createResolver(config.dnsServers) }),
+      { orm, storage: createStorage(config.storageUrl) },
+    ),
+    channels: registerChannels(createChannelRegistry(), { orm, config }),
     temporal,
   });
 }

@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
 import type { AppState } from '../context';
 import { errors } from '../../domain/errors';
-import { claimKey, completeKey, releaseKey, type KeyScope } from '../../domain/idempotency/keys';
-import { requestHash } from '../../domain/idempotency/fingerprint';
+import { claimKey, completeKey, releaseKey, type KeyScope } from '../../domain/shared/idempotency/keys';
+import { requestHash } from '../../domain/shared/idempotency/fingerprint';
 import type { RouteDef } from '../routes/route';
 
 const HEADER = 'Idempotency-Key';

@@ -11,7 +11,7 @@ import {
 } from '../../domain/agents/agents';
 import { PRESETS } from '../../domain/agents/presets';
 import type { ModelRegistry } from '../../domain/models/registry';
-import { pageQuery } from '../../domain/pagination';
+import { pageQuery } from '../../domain/shared/pagination';
 import {
   agentBodies,
   agentListOut,

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { createApiKey, listApiKeys, revokeApiKey, setApiKeySpendCap } from '../../domain/identity/apiKeys';
 import type { ApiKeyCache } from '../../domain/identity/apiKeyCache';
-import { pageQuery } from '../../domain/pagination';
+import { pageQuery } from '../../domain/shared/pagination';
 import { createApiKeyBody, apiKeyListOut, apiKeyOut, createdApiKeyOut, spendCapBody } from '../schemas/apiKeys';
 import { idParams } from '../schemas/common';
 import { defineRoute, type RouteDef } from './route';

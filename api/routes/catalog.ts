@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { listModels, listPresets, listTools } from '../../domain/catalog/catalog';
 import type { ModelRegistry } from '../../domain/models/registry';
+import type { ToolRegistry } from '../../domain/tools/registry';
 import { defineRoute, type RouteDef } from './route';
 
 /** The built-in catalogues of presets, models and tools (docs/api/agents.md), scope `agents:read`. */
-export function catalogRoutes(deps: { models: ModelRegistry }): RouteDef[] {
+export function catalogRoutes(deps: { models: ModelRegistry; tools: ToolRegistry }): RouteDef[] {
   const access = { auth: 'any', scope: 'agents:read' } as const;
   return [
     defineRoute({
@@ -54,7 +55,7 @@ export function catalogRoutes(deps: { models: ModelRegistry }): RouteDef[] {
         200: { description: 'Tools', schema: z.object({ tools: z.array(z.record(z.string(), z.unknown())) }) },
       },
       async handler(ctx) {
-        ctx.body = listTools();
+        ctx.body = listTools(deps.tools);
       },
     }),
   ];

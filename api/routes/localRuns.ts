@@ -4,7 +4,7 @@ import type { Config } from '../../platform/config';
 import type { Logger } from '../../platform/logger';
 import { getLocalRunBatch, listLocalRunBatches } from '../../domain/runs/localRunBatches';
 import { announceLocalRuns, recordLocalRuns } from '../../domain/runs/localRuns';
-import { pageQuery } from '../../domain/pagination';
+import { pageQuery } from '../../domain/shared/pagination';
 import type { Temporal } from '../../platform/temporal';
 import { idParams } from '../schemas/common';
 import { localRunBatchOut, localRunsBody, localRunsOut } from '../schemas/runs';

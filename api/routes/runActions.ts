@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { z as zod } from 'zod';
 import { answerGate, cancelRun, recordFeedback, type GateAnswer } from '../../domain/runs/actions';
 import { serializeRun } from '../../domain/runs/presenters';
-import type { RelayDeps } from '../../domain/outbox/relay';
+import type { RelayDeps } from '../../domain/shared/outbox/relay';
 import type { AppContext } from '../context';
 import { idParams } from '../schemas/common';
 import { approveBody, feedbackBody, inputBody, reviewBody, runOut } from '../schemas/runs';

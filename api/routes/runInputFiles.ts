@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery } from '../../domain/pagination';
+import { pageQuery } from '../../domain/shared/pagination';
 import { recentInputFiles } from '../../domain/runs/inputFiles';
 import { fileOut } from '../schemas/files';
 import { defineRoute, type RouteDef } from './route';

@@ -3,7 +3,7 @@ import { listDeliveries, redeliver } from '../../domain/webhooks/deliveries';
 import { createSubscription, deleteSubscription, listSubscriptions } from '../../domain/webhooks/subscriptions';
 import type { Config } from '../../platform/config';
 import { createResolver } from '../../platform/net/dnsServers';
-import { pageQuery } from '../../domain/pagination';
+import { pageQuery } from '../../domain/shared/pagination';
 import type { Temporal } from '../../platform/temporal';
 import { idParams } from '../schemas/common';
 import { createWebhookBody, deliveryListOut, deliveryOut, webhookListOut, webhookOut } from '../schemas/webhooks';

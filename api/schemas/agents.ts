@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { text, trimmedText } from './text';
-import { pageQuery } from '../../domain/pagination';
+import { pageQuery } from '../../domain/shared/pagination';
 import { uuid } from './common';
-import { VOICES } from '../../domain/phone/catalog';
+import { VOICES } from '../../domain/agents/voices';
 
 /** What an agent definition may name: the tools, models and presets this service has. */
 export interface AgentCatalog {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { filenameProblem } from '../../domain/files/names';
-import { pageQuery } from '../../domain/pagination';
+import { pageQuery } from '../../domain/shared/pagination';
 
 // File and folder names alike (domain/files/names.ts): 1 to 255 characters, no "/" and no NUL.
 const name = z

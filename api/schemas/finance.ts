@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CATEGORY_KINDS } from '../../db/entities/FinanceCategory';
 import { DATE_FORMATS } from '../../domain/finance/dates';
-import { pageQuery } from '../../domain/pagination';
+import { pageQuery } from '../../domain/shared/pagination';
 import { day, uuid } from './common';
 import { searchText } from './knowledge';
 import { text, trimmedText } from './text';

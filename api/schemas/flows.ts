@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery } from '../../domain/pagination';
+import { pageQuery } from '../../domain/shared/pagination';
 import { FLOW_RUN_STATUSES } from '../../workflows/flowMessages';
 import { uuid } from './common';
 import { text, trimmedText } from './text';

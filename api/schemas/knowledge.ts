@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KNOWLEDGE_FORMATS } from '../../db/entities/KnowledgeDocument';
-import { pageQuery } from '../../domain/pagination';
+import { pageQuery } from '../../domain/shared/pagination';
 
 // PostgreSQL text cannot hold NUL, so it is refused here rather than failing in the database.
 const noNul = (s: string) => !s.includes('\u0000');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WEEK_DAYS } from '../../db/entities/PhoneCalendar';
-import { pageQuery } from '../../domain/pagination';
+import { pageQuery } from '../../domain/shared/pagination';
 import { TIMEZONES } from '../../domain/phone/slots';
 import { day, uuid } from './common';
 import { text } from './text';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PROPOSAL_STATUSES } from '../../db/entities/ImprovementProposal';
-import { pageQuery } from '../../domain/pagination';
+import { pageQuery } from '../../domain/shared/pagination';
 import type { AgentBodies } from './agents';
 import { settingsOut } from './agents';
 import { text } from './text';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery, positionCursor } from '../../domain/pagination';
+import { pageQuery, positionCursor } from '../../domain/shared/pagination';
 import { RUN_STATUSES } from '../../workflows/messages';
 import { timestamp } from './common';
 import { text } from './text';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { positionCursor } from '../../domain/pagination';
+import { positionCursor } from '../../domain/shared/pagination';
 import { cron } from './cron';
 import { readBody } from './dataSources';
 import { trimmedText } from './text';

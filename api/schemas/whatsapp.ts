@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery } from '../../domain/pagination';
+import { pageQuery } from '../../domain/shared/pagination';
 import { uuid } from './common';
 
 // Meta's phone number ids are numeric; tokens go into an Authorization header, so visible ASCII only.

@@ -1,4 +1,4 @@
-import { encodeCursor } from '../../domain/pagination';
+import { encodeCursor } from '../../domain/shared/pagination';
 import { createAgent, createWorkspace, KeyPool } from '../../test/helpers/live/accounts';
 import { expectStatus, waitForTerminal } from '../../test/helpers/live/http';
 import { measureHttp, measureHttpInTurns } from '../lib/load';

@@ -42,7 +42,7 @@ function subjectOf(call: OutboxCall): string {
 
 /**
  * One row of the transactional outbox (docs/architecture.md): written in the same transaction as the
- * change that owes the call, performed by the relay (domain/outbox/relay.ts), then marked done. The
+ * change that owes the call, performed by the relay (domain/shared/outbox/relay.ts), then marked done. The
  * request that wrote it holds a short lease (`leaseUntil`) while it makes the call itself, so the
  * sweep leaves it alone meanwhile.
  */

@@ -4,13 +4,13 @@ import { Workspace } from '../../db/entities/Workspace';
 import { errors, type ValidationIssue } from '../errors';
 import type { Identity } from '../identity/identity';
 import type { ModelRegistry } from '../models/registry';
-import { findPage } from '../pagination';
-import { unknownConnections } from '../outputs/connections';
+import { findPage } from '../shared/pagination';
+import { unknownConnections } from './outputConnections';
 import { projectFromBody } from '../projects/find';
 import { savedReads, savedTablesFromBody } from '../savedTables/links';
 import type { ToolRegistry } from '../tools/registry';
 import { mayReadInstructions, mayRun, requirePhoneAccess } from './access';
-import { isVoice } from '../phone/catalog';
+import { isVoice } from './voices';
 import { currentVersion, findAgent } from './find';
 import { DEFAULT_PRESET, findPreset } from './presets';
 import {

@@ -4,7 +4,7 @@ import { App, type AppForm } from '../../db/entities/App';
 import { Workspace } from '../../db/entities/Workspace';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { agentFromBody, domainsOf, findApp, priceListFromBody } from './find';
 import { presentApp, type AppView } from './presenters';
 import { findTemplate } from './templates';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PricingRule } from '../../db/entities/PriceList';
-import { microsToUsd } from '../billing/money';
+import { microsToUsd } from '../shared/money';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
 import { pickRule } from '../pricing/match';

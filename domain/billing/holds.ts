@@ -10,7 +10,7 @@ import type { ModelRegistry } from '../models/registry';
 import type { ModelPricing, Usage } from '../models/types';
 import { lockBalance, moveCredits } from './balance';
 import { costMicros, runPricing } from './cost';
-import { microsToUsd } from './money';
+import { microsToUsd } from '../shared/money';
 
 /**
  * Credit holds (docs/api/billing.md#holds): a run holds credits from its creation to its end, so runs

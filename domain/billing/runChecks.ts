@@ -3,11 +3,11 @@ import type { Run } from '../../db/entities/Run';
 import type { ModelInfo } from '../models/types';
 import { estimateRunCostUsd } from '../models/registry';
 import { holdForCreate } from './holds';
-import { spentThisMonthMicros } from './spend';
+import { spentThisMonthMicros } from '../identity/spend';
 import type { Config } from '../../platform/config';
 import type { RunCreator } from '../identity/identity';
 import { ApiError } from '../errors';
-import { microsToUsd, usdToMicros } from './money';
+import { microsToUsd, usdToMicros } from '../shared/money';
 
 /**
  * The pre-flight checks of run creation after the agent and file checks (the order of docs/api/runs.md):
@@ -59,7 +59,7 @@ export function callerChecks(identity: RunCreator, config: Config, locked: boole
     };
   }
   if (identity.actor === 'api_key') {
-    // Month-to-date spend as domain/billing/spend.ts counts it: charges since the first of the month
+    // Month-to-date spend as domain/identity/spend.ts counts it: charges since the first of the month
     // (UTC) plus what the key's unfinished runs hold now.
     const spent = locked
       ? `case when k.monthly_spend_cap_micros is not null then

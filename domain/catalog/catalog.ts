@@ -1,7 +1,7 @@
 import { PRESETS, type Preset } from '../agents/presets';
 import type { ModelRegistry } from '../models/registry';
 import type { ModelInfo } from '../models/types';
-import { TOOL_SPECS } from '../tools/registry';
+import type { ToolRegistry } from '../tools/registry';
 import type { ToolSpec } from '../../workflows/agentTurn';
 
 /** The built-in catalogues an agent is made from (docs/api/agents.md): presets, models with prices, tools. */
@@ -13,6 +13,6 @@ export function listModels(models: Pick<ModelRegistry, 'list'>): { models: Model
   return { models: models.list() };
 }
 
-export function listTools(): { tools: ToolSpec[] } {
-  return { tools: TOOL_SPECS };
+export function listTools(tools: Pick<ToolRegistry, 'list'>): { tools: ToolSpec[] } {
+  return { tools: tools.list() };
 }

@@ -1,23 +1,24 @@
-import type { Orm } from '../../db/orm';
-import type { Config } from '../../platform/config';
-import { createWhatsAppAdapter } from '../whatsapp/adapter';
 import type { Channel, ChannelAdapter } from './channels';
 
-/** What adapters are built from (the worker's dependencies). */
-export interface ChannelAdapterDeps {
-  orm: Orm;
-  config: Config;
-}
-
 /**
- * Every channel adapter, in one list: an asynchronous channel adds its factory here. A channel without
- * an adapter is synchronous: its reply goes back in the response to the inbound request.
+ * The adapters of the asynchronous channels. Conversations know no channel: each channel's area
+ * registers its adapter from the composition root (docs/architecture.md, "Registries"). A channel
+ * without an adapter is synchronous: its reply goes back in the response to the inbound request.
  */
-export function createChannelAdapters(deps: ChannelAdapterDeps): ChannelAdapter[] {
-  return [createWhatsAppAdapter(deps)];
+export interface ChannelRegistry {
+  /** @throws Error when the channel has an adapter already */
+  register(channel: Channel, adapter: ChannelAdapter): void;
+  /** The adapter of a channel, if it has one. */
+  adapterFor(channel: Channel): ChannelAdapter | undefined;
 }
 
-/** The adapter of a channel, if it has one. */
-export function adapterFor(adapters: ChannelAdapter[], channel: Channel): ChannelAdapter | undefined {
-  return adapters.find((a) => a.channel === channel);
+export function createChannelRegistry(): ChannelRegistry {
+  const adapters = new Map<Channel, ChannelAdapter>();
+  return {
+    register(channel, adapter) {
+      if (adapters.has(channel)) throw new Error(`channel ${channel} has an adapter already`);
+      adapters.set(channel, adapter);
+    },
+    adapterFor: (channel) => adapters.get(channel),
+  };
 }

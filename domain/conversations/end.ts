@@ -1,5 +1,5 @@
 import { Conversation } from '../../db/entities/Conversation';
-import { enqueue, relayNow, release } from '../outbox/relay';
+import { enqueue, relayNow, release } from '../shared/outbox/relay';
 import type { ConversationDeps } from './deps';
 import { findConversation } from './find';
 

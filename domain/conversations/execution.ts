@@ -9,8 +9,7 @@ import { TERMINAL_STATUSES } from '../../workflows/messages';
 import { ApiError } from '../errors';
 import type { ModelRegistry } from '../models/registry';
 import { createChildRun } from '../runs/childRun';
-import { adapterFor } from './channelRegistry';
-import type { ChannelAdapter } from './channels';
+import type { ChannelRegistry } from './channelRegistry';
 import { appendMessage, transcriptBefore } from './messages';
 import { replyText } from './replyText';
 
@@ -18,7 +17,7 @@ import { replyText } from './replyText';
 export interface ConversationExecDeps {
   orm: Orm;
   models: ModelRegistry;
-  adapters: ChannelAdapter[];
+  channels: ChannelRegistry;
 }
 
 /** The run key of a message's turn: one run (and one charge) per message, however often it is taken. */
@@ -45,7 +44,7 @@ export async function beginTurn(
   const base = {
     workspaceId: conversation.workspaceId,
     agentId: conversation.agentId,
-    sendsReply: !!adapterFor(deps.adapters, conversation.channel),
+    sendsReply: !!deps.channels.adapterFor(conversation.channel),
   };
   const asked = await em
     .fork()
@@ -139,7 +138,7 @@ export async function sendConversationReply(
   const conversation = await em.findOne(Conversation, conversationId);
   const message = await em.findOne(ConversationMessage, { conversationId, seq: replySeq, role: 'assistant' });
   if (!conversation || !message || message.deliveredAt) return;
-  const adapter = adapterFor(deps.adapters, conversation.channel);
+  const adapter = deps.channels.adapterFor(conversation.channel);
   if (!adapter) return;
   await adapter.sendReply({
     workspaceId: conversation.workspaceId,

@@ -1,7 +1,7 @@
 import { Conversation, type Channel } from '../../db/entities/Conversation';
 import { findAgent } from '../agents/find';
 import { errors } from '../errors';
-import { enqueue, relayOrUndo } from '../outbox/relay';
+import { enqueue, relayOrUndo } from '../shared/outbox/relay';
 import type { ConversationDeps } from './deps';
 
 export interface OpenRequest {

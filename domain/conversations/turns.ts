@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Run } from '../../db/entities/Run';
 import { conversationWorkflowId, turnUpdate, type TurnOutcome } from '../../workflows/conversationMessages';
 import { ApiError, errors, type ErrorCode } from '../errors';
-import { enqueue, relayNow, release } from '../outbox/relay';
+import { enqueue, relayNow, release } from '../shared/outbox/relay';
 import type { ConversationDeps } from './deps';
 import { findConversation } from './find';
 import { appendMessage, findExchange } from './messages';

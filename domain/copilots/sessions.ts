@@ -5,7 +5,7 @@ import { findConversation, listMessages } from '../conversations';
 import { presentConversation, type ConversationView } from '../conversations/presenters';
 import { findDataSource } from '../dataSources/dataSources';
 import { errors } from '../errors';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 
 /** A copilot session: the conversation about one agent or data source, as tutor sessions read. */
 export type CopilotSessionView = Omit<ConversationView, 'channel' | 'channelRef' | 'subject'> & {

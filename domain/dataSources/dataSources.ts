@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DataSource, type DatabaseConfig, type DataSourceType } from '../../db/entities/DataSource';
 import type { SecretBox } from '../../platform/secrets';
 import { errors } from '../errors';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { presentDataSource, type DataSourceView } from './presenters';
 
 export interface DatabaseConfigInput extends DatabaseConfig {

@@ -4,8 +4,8 @@ import { EvalResult, EvalRun } from '../../db/entities/EvalRun';
 import { findAgent } from '../agents/find';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
-import { enqueue, relayOrUndo, type RelayDeps } from '../outbox/relay';
-import { findPage } from '../pagination';
+import { enqueue, relayOrUndo, type RelayDeps } from '../shared/outbox/relay';
+import { findPage } from '../shared/pagination';
 import { findEval, findEvalRun } from './find';
 import { presentEvalRun, type EvalRunView } from './presenters';
 

@@ -4,7 +4,7 @@ import { findAgent } from '../agents/find';
 import { errors, type ValidationIssue } from '../errors';
 import { findWorkspaceFiles } from '../files/files';
 import type { Identity } from '../identity/identity';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { findEval } from './find';
 import { presentEval, type EvalView } from './presenters';
 

@@ -5,7 +5,7 @@ import { RunStep } from '../../db/entities/RunStep';
 import type { Orm } from '../../db/orm';
 import { TERMINAL_STATUSES } from '../../workflows/messages';
 import { ApiError } from '../errors';
-import type { RelayDeps } from '../outbox/relay';
+import type { RelayDeps } from '../shared/outbox/relay';
 import { answerGate, cancelRun } from '../runs/actions';
 
 export interface SuperviseDeps extends RelayDeps {

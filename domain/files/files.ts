@@ -4,7 +4,7 @@ import type { Folder } from '../../db/entities/Folder';
 import { Workspace } from '../../db/entities/Workspace';
 import type { PutResult, Storage } from '../../platform/storage/storage';
 import { errors } from '../errors';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { folderFilter, referencedFolder, staleFolder } from './folders';
 import { serializeFile, type FileView } from './presenters';
 

@@ -4,7 +4,7 @@ import { File } from '../../db/entities/File';
 import { Folder } from '../../db/entities/Folder';
 import { Workspace } from '../../db/entities/Workspace';
 import { errors } from '../errors';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { serializeFolder, type FolderView } from './presenters';
 
 const noSuchFolder = (path: string) => errors.validation([{ path, message: 'No such folder in this workspace' }]);

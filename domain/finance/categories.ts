@@ -5,7 +5,7 @@ import { FinanceCategory, type CategoryKind } from '../../db/entities/FinanceCat
 import { Workspace } from '../../db/entities/Workspace';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { presentCategory, type CategoryView } from './presenters';
 
 /** The default chart every workspace starts with (docs/api/finance.md). */

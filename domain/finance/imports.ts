@@ -8,7 +8,7 @@ import { Workspace } from '../../db/entities/Workspace';
 import type { Storage } from '../../platform/storage/storage';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { parseCsvExport, type CsvMapping } from './csvImport';
 import { parseOfxExport } from './ofxImport';
 import type { ParsedExport, ParsedRow } from './parsedRow';

@@ -4,7 +4,7 @@ import { FinanceTransaction } from '../../db/entities/FinanceTransaction';
 import { Workspace } from '../../db/entities/Workspace';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { categoryFromBody } from './categories';
 import { amountToMicros } from './money';
 import { presentRule, type RuleView } from './presenters';

@@ -8,7 +8,7 @@ import { findWorkspaceFiles } from '../files/files';
 import type { Identity } from '../identity/identity';
 import { createRun, type CreateRunDeps } from '../runs/create';
 import { serializeRun, type RunView } from '../runs/presenters';
-import { FINANCE_APPLY_MATCHES, FINANCE_RECONCILE, FINANCE_REPORT } from '../tools/finance';
+import { FINANCE_APPLY_MATCHES, FINANCE_RECONCILE, FINANCE_REPORT } from './tools';
 
 export const FINANCE_PRESET = 'finance-agent';
 

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { FinanceTransaction } from '../../db/entities/FinanceTransaction';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { categoryFromBody } from './categories';
 import { presentTransaction, type TransactionView } from './presenters';
 

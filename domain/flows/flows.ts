@@ -8,8 +8,8 @@ import { FLOW_RUN_TERMINAL, type FlowStep, type FlowTrigger } from '../../workfl
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
 import { newOpaqueToken, sha256Hex } from '../identity/secrets';
-import { enqueue, relayNow, release } from '../outbox/relay';
-import { findPage } from '../pagination';
+import { enqueue, relayNow, release } from '../shared/outbox/relay';
+import { findPage } from '../shared/pagination';
 import { projectFromBody } from '../projects/find';
 import { instantiateTemplate } from './catalog';
 import { findFlow } from './find';

@@ -6,7 +6,7 @@ import { User } from '../../db/entities/User';
 import { Workspace } from '../../db/entities/Workspace';
 import type { Config } from '../../platform/config';
 import type { Mailer } from '../../platform/mailer';
-import { usdToMicros } from '../billing/money';
+import { usdToMicros } from '../shared/money';
 import { errors } from '../errors';
 import type { Identity } from './identity';
 import { presentMembership, presentUser, type MembershipView, type UserView } from './presenters';

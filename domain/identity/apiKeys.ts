@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey } from '../../db/entities/ApiKey';
 import { Workspace } from '../../db/entities/Workspace';
-import { usdToMicros } from '../billing/money';
-import { spentThisMonthMicros } from '../billing/spend';
+import { usdToMicros } from '../shared/money';
+import { spentThisMonthMicros } from './spend';
 import { errors } from '../errors';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import type { Identity } from './identity';
 import { presentApiKey, type ApiKeyView, type CreatedApiKeyView } from './presenters';
 import type { Scope } from './scopes';

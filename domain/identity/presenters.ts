@@ -2,7 +2,7 @@ import type { ApiKey } from '../../db/entities/ApiKey';
 import type { Membership, Role } from '../../db/entities/Membership';
 import type { User } from '../../db/entities/User';
 import type { Plan } from '../../db/entities/Workspace';
-import { microsToUsd } from '../billing/money';
+import { microsToUsd } from '../shared/money';
 import type { Scope } from './scopes';
 
 /** A user as the console sees it (docs/api/identity.md). */

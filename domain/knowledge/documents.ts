@@ -5,7 +5,7 @@ import { KnowledgeDocument } from '../../db/entities/KnowledgeDocument';
 import type { Storage } from '../../platform/storage/storage';
 import { errors } from '../errors';
 import { File } from '../../db/entities/File';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { projectFromBody } from '../projects/find';
 import { ExtractError, extractText, fileFormat } from './extract';
 import { serializeKnowledge, type KnowledgeView } from './presenters';

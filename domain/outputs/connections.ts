@@ -3,7 +3,7 @@ import { OutputConnection, OutputDelivery } from '../../db/entities/OutputConnec
 import { SavedTable } from '../../db/entities/SavedTable';
 import type { Resolver } from '../../platform/net/publicAddress';
 import { errors } from '../errors';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { checkUrl } from '../webhooks/subscriptions';
 import {
   serializeConnection,
@@ -101,14 +101,4 @@ export async function listOutputDeliveries(
   const conn = await findConnection(em, workspaceId, connectionId);
   const { items, nextCursor } = await findPage(em, OutputDelivery, { connectionId: conn.id }, page);
   return { items: items.map(serializeOutputDelivery), nextCursor };
-}
-
-/**
- * The ids among `ids` that name no live connection of the workspace (an agent's `settings.saveOutput`).
- */
-export async function unknownConnections(em: EntityManager, workspaceId: string, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const found = await em.find(OutputConnection, { id: { $in: ids }, workspaceId, deletedAt: null }, { fields: ['id'] });
-  const known = new Set(found.map((c) => c.id));
-  return ids.filter((id) => !known.has(id));
 }

@@ -8,7 +8,7 @@ import { phoneCallWorkflowId } from '../../workflows/phoneCall';
 import { SvcAgentId, SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { findCall, findNumber } from './find';
 import { presentCall, type CallView, type TranscriptEntry } from './presenters';
 import { PhoneNumber } from '../../db/entities/PhoneNumber';

@@ -6,7 +6,7 @@ import { PhoneCall } from '../../db/entities/PhoneCall';
 import { PhoneNumber } from '../../db/entities/PhoneNumber';
 import { Workspace } from '../../db/entities/Workspace';
 import { errors } from '../errors';
-import { DEFAULT_VOICE } from './catalog';
+import { DEFAULT_VOICE } from '../agents/voices';
 import type { PhoneDeps } from './deps';
 import type { CallEngine } from './engine';
 import { verifyTwilioSignature } from './signature';

@@ -5,7 +5,7 @@ import { PhoneNumber } from '../../db/entities/PhoneNumber';
 import { Workspace } from '../../db/entities/Workspace';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import type { PhoneDeps } from './deps';
 import { findNumber, phoneAgentFromBody } from './find';
 import { presentNumber, type NumberView } from './presenters';

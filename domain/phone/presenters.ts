@@ -1,7 +1,7 @@
 import type { PhoneCall, CallDirection, CallStatus } from '../../db/entities/PhoneCall';
 import type { PhoneBooking, WeeklyHours } from '../../db/entities/PhoneCalendar';
 import type { PhoneNumber } from '../../db/entities/PhoneNumber';
-import { microsToUsd } from '../billing/money';
+import { microsToUsd } from '../shared/money';
 import { hookUrl } from './deps';
 import type { Config } from '../../platform/config';
 

@@ -1,5 +1,5 @@
 import type { PriceList, PricingRule } from '../../db/entities/PriceList';
-import { microsToUsd } from '../billing/money';
+import { microsToUsd } from '../shared/money';
 
 /** 1 % of markup is 10,000 parts per million. */
 export const PPM_PER_PERCENT = 10_000;

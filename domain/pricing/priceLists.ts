@@ -4,7 +4,7 @@ import { PriceList } from '../../db/entities/PriceList';
 import { Workspace } from '../../db/entities/Workspace';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { presentPriceList, type PriceListView } from './presenters';
 
 /** Price lists a workspace may hold (docs/api/pricing.md#limits). */

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Agent } from '../../db/entities/Agent';
 import { PriceList, PricingRule } from '../../db/entities/PriceList';
-import { usdToMicros, microsToUsd } from '../billing/money';
+import { usdToMicros, microsToUsd } from '../shared/money';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
 import { currentVersion } from '../agents/find';

@@ -2,11 +2,11 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Agent } from '../../db/entities/Agent';
 import { PriceList, PricingRule } from '../../db/entities/PriceList';
-import { usdToMicros } from '../billing/money';
+import { usdToMicros } from '../shared/money';
 import { errors, type ValidationIssue } from '../errors';
 import type { Identity } from '../identity/identity';
 import type { ModelRegistry } from '../models/registry';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { findPriceList } from './priceLists';
 import { PPM_PER_PERCENT, presentRule, type PricingRuleView } from './presenters';
 

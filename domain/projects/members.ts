@@ -4,7 +4,7 @@ import { Membership } from '../../db/entities/Membership';
 import { ProjectMember, type ProjectRole } from '../../db/entities/Project';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { findProject } from './find';
 import { presentMember, type ProjectMemberView } from './presenters';
 

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Project } from '../../db/entities/Project';
 import { Workspace } from '../../db/entities/Workspace';
 import type { Identity } from '../identity/identity';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { findProject } from './find';
 import { presentProject, type ProjectView } from './presenters';
 

@@ -8,7 +8,7 @@ import { mayReadInstructions, requirePhoneAccess } from '../agents/access';
 import { presentAgent, type AgentView, type Definition } from '../agents/presenters';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { draftFromFeedback } from './fromFeedback';
 import { presentProposal, type ProposalView } from './presenters';
 

@@ -10,7 +10,7 @@ import {
   relayNow,
   withdraw,
   type RelayDeps,
-} from '../outbox/relay';
+} from '../shared/outbox/relay';
 import {
   TERMINAL_STATUSES,
   type ApprovePayload,
@@ -20,7 +20,7 @@ import {
 } from '../../workflows/messages';
 import { ApiError } from '../errors';
 import { findRun } from './find';
-import { requestHash } from '../idempotency/fingerprint';
+import { requestHash } from '../shared/idempotency/fingerprint';
 
 const invalidState = (status: RunStatus) =>
   new ApiError('run.invalid_state', `The run is ${status}; this action does not apply`, { status });

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Run } from '../../db/entities/Run';
 import { findAgent } from '../agents/find';
 import { findVersionDefinition } from '../agents/versionCache';
-import { usdToMicros } from '../billing/money';
+import { usdToMicros } from '../shared/money';
 import { holdForCreate } from '../billing/holds';
 import { errors } from '../errors';
 import { estimateRunCostUsd, type ModelRegistry } from '../models/registry';

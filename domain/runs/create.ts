@@ -2,11 +2,11 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OutboxCall, OutboxEntry } from '../../db/entities/OutboxEntry';
 import { Run } from '../../db/entities/Run';
-import { enqueue, outboxEntry, relayNow, relayPendingOfRun, withdraw } from '../outbox/relay';
+import { enqueue, outboxEntry, relayNow, relayPendingOfRun, withdraw } from '../shared/outbox/relay';
 import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
 import { settleRun } from '../billing/charge';
-import { usdToMicros } from '../billing/money';
+import { usdToMicros } from '../shared/money';
 import { estimateRunCostUsd } from '../models/registry';
 import { ApiError, errors } from '../errors';
 import { findWorkspaceFiles } from '../files/files';
@@ -16,7 +16,7 @@ import { appendRunEvent } from './events';
 import { findAgentForRun, type AgentForRun } from '../agents/find';
 import type { AgentCache } from '../agents/agentCache';
 import { insertRun, type WithRun } from './insertRun';
-import { requestHash } from '../idempotency/fingerprint';
+import { requestHash } from '../shared/idempotency/fingerprint';
 import { announcedRun } from '../webhooks/dispatch';
 import { serializeRun } from './presenters';
 
@@ -58,7 +58,7 @@ export interface CreateRunResult {
 }
 
 /**
- * Creates a run and starts its workflow through the outbox (domain/outbox/relay.ts). The checks run
+ * Creates a run and starts its workflow through the outbox (domain/shared/outbox/relay.ts). The checks run
  * in the order of docs/api/runs.md: idempotency replay, agent, files, model, then the billing checks
  * (unverified-session limit, key spend cap, credits). Throws `unavailable` when Temporal cannot take
  * the run within the request's deadline; the run then ends `failed` and its Idempotency-Key is free.

@@ -2,7 +2,7 @@ import type { EntityManager, AbstractSqlConnection } from '@mikro-orm/postgresql
 import { Run } from '../../db/entities/Run';
 import { RunStep } from '../../db/entities/RunStep';
 import { errors } from '../errors';
-import { decodePositionCursor, encodePositionCursor, findPage } from '../pagination';
+import { decodePositionCursor, encodePositionCursor, findPage } from '../shared/pagination';
 import type { RunStatus } from '../../workflows/messages';
 import { pooledRows } from '../../platform/database/rows';
 import { RunViewLoader } from './runViewLoader';

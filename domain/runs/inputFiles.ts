@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FileView } from '../files/presenters';
-import { decodeCursor, encodeCursor } from '../pagination';
+import { decodeCursor, encodeCursor } from '../shared/pagination';
 
 /** A file of the library as a run input: the file, and the newest run that took it. */
 export interface InputFileView extends FileView {

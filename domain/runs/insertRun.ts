@@ -6,7 +6,7 @@ import type { Config } from '../../platform/config';
 import { executePrepared } from '../../db/preparedStatement';
 import { callerChecks, insufficient, refusal, type CallerFacts } from '../billing/runChecks';
 import type { RunCreator } from '../identity/identity';
-import { OUTBOX_COLUMNS, outboxValues } from '../outbox/relay';
+import { OUTBOX_COLUMNS, outboxValues } from '../shared/outbox/relay';
 import { serializeRun } from './presenters';
 
 /**

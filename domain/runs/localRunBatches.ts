@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LocalRunBatch } from '../../db/entities/LocalRunBatch';
 import { errors } from '../errors';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 
 /** A batch as lists show it (docs/api/runs.md#local-runs). */
 export interface LocalRunBatchSummary {

@@ -8,7 +8,7 @@ import { findAgent } from '../agents/find';
 import { announcedRun } from '../webhooks/dispatch';
 import { serializeRun } from './presenters';
 import type { OutboxEntry } from '../../db/entities/OutboxEntry';
-import { enqueue, release, relayNow, type RelayDeps } from '../outbox/relay';
+import { enqueue, release, relayNow, type RelayDeps } from '../shared/outbox/relay';
 
 /** One run a local runner executed itself, as it reports it. */
 export interface LocalRunReport {

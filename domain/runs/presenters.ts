@@ -1,7 +1,7 @@
 import type { Run } from '../../db/entities/Run';
 import type { RunStep } from '../../db/entities/RunStep';
 import type { PendingAction, RunError, RunStatus } from '../../workflows/messages';
-import { microsToUsd } from '../billing/money';
+import { microsToUsd } from '../shared/money';
 
 /** The run as callers see it (API, event stream); the OpenAPI schema in api/schemas/runs.ts matches it. */
 export interface RunView {

@@ -2,9 +2,9 @@ import type { Orm } from '../../db/orm';
 import type { Config } from '../../platform/config';
 import type { Logger } from '../../platform/logger';
 import { createModelRegistry, type ModelRegistry } from '../models/registry';
-import { sweepOutbox, type RelayDeps } from '../outbox/relay';
+import { sweepOutbox, type RelayDeps } from '../shared/outbox/relay';
 import { sweepStuckRuns } from './stuck';
-import { deleteExpiredKeys } from '../idempotency/keys';
+import { deleteExpiredKeys } from '../shared/idempotency/keys';
 
 interface RecoveryDeps extends RelayDeps {
   orm: Orm;

@@ -1,7 +1,7 @@
 import type { Orm } from '../../db/orm';
 import { RunFailure } from '../../workflows/failures';
 import type { ModelRegistry } from '../models/registry';
-import { enqueue, release, relayNow, type RelayDeps } from '../outbox/relay';
+import { enqueue, release, relayNow, type RelayDeps } from '../shared/outbox/relay';
 import { finishInTransaction } from './execution';
 import { announcedRun } from '../webhooks/dispatch';
 

@@ -5,7 +5,7 @@ import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
 import type { ReadRequest } from '../dataSources/readPlan';
 import { errors } from '../errors';
-import { decodePositionCursor, encodePositionCursor, findPage } from '../pagination';
+import { decodePositionCursor, encodePositionCursor, findPage } from '../shared/pagination';
 import { presentSavedTable, type SavedTableView } from './presenters';
 import { createRefreshSchedule, deleteRefreshSchedule, startRefresh } from './workflows';
 

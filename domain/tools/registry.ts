@@ -1,24 +1,14 @@
 import { ASK_USER, type ToolCall, type ToolSpec } from '../../workflows/agentTurn';
 import { safeRequest } from '../../platform/net/safeHttp';
 import type { Orm } from '../../db/orm';
-import { KNOWLEDGE_SEARCH, KNOWLEDGE_SEARCH_SPEC, runKnowledgeSearch } from './knowledgeSearch';
 import type { Resolver } from '../../platform/net/publicAddress';
-import { runSavedTableRows, SAVED_TABLE_ROWS, SAVED_TABLE_ROWS_SPEC } from './savedTableRows';
-import {
-  CALENDAR_BOOK,
-  CALENDAR_BOOK_SPEC,
-  CALENDAR_FREE_SLOTS,
-  CALENDAR_FREE_SLOTS_SPEC,
-  runCalendarBook,
-  runCalendarFreeSlots,
-} from './calendar';
-import { FINANCE_TOOL_SPECS, FINANCE_TOOLS, runFinanceTool } from './finance';
 import type { Storage } from '../../platform/storage/storage';
 
 /** The built-in tool catalogue (`GET /v1/tools`, docs/api/agents.md). */
 export { ASK_USER };
 
-export const TOOL_SPECS: ToolSpec[] = [
+/** The tools every registry has: the human gate and the guarded HTTP request. */
+const GENERIC_SPECS: ToolSpec[] = [
   {
     name: ASK_USER,
     description: 'Ask the person running the agent a question and wait for the answer (run → needs_input).',
@@ -38,74 +28,91 @@ export const TOOL_SPECS: ToolSpec[] = [
       required: ['url'],
     },
   },
-  KNOWLEDGE_SEARCH_SPEC,
-  SAVED_TABLE_ROWS_SPEC,
-  CALENDAR_FREE_SLOTS_SPEC,
-  CALENDAR_BOOK_SPEC,
-  ...FINANCE_TOOL_SPECS,
 ];
+
+/**
+ * Runs one tool call. `context` names the calling run, for tools that work on its workspace and agent;
+ * it is absent where no run calls (the API only lists tools).
+ */
+export type ToolHandler = (
+  args: Record<string, unknown>,
+  context: { runId: string } | undefined,
+  signal?: AbortSignal,
+) => Promise<string>;
+
+/**
+ * What an area's tools are built from. The worker passes both; the API passes neither, as it only
+ * lists tools, so a tool that needs one refuses to run there.
+ */
+export interface ToolDeps {
+  orm?: Orm;
+  /** The file library's storage, for the finance tools. */
+  storage?: Storage;
+}
 
 export interface ToolRegistry {
   specs(names: string[]): ToolSpec[];
   names(): string[];
+  /** Every tool's spec, in the order they joined: the catalogue. */
+  list(): ToolSpec[];
   /**
    * Runs a tool other than ask_user (that one is a human gate, handled by the workflow). `context.runId`
    * names the calling run, for tools that work on its workspace and agent (`knowledge_search`).
    */
   run(call: ToolCall, signal?: AbortSignal, context?: { runId: string }): Promise<string>;
+  /**
+   * Adds an area's tool (docs/architecture.md, "Registries"): the registry knows no area's tools, the
+   * composition roots register them. @throws Error for a name already taken
+   */
+  register(spec: ToolSpec, handler: ToolHandler): void;
 }
 
 /**
  * Tools behind one interface; `http_request` goes through the same public-address guard as webhooks.
  * `allowPrivate` is `SVC_ALLOW_PRIVATE_EGRESS` (never the webhooks' switch); `resolver` answers the guard's name
- * lookups (`SVC_DNS_SERVERS`, default the system resolver). `orm` is needed only to run `knowledge_search`
- * (the worker passes it; the API only lists tools).
+ * lookups (`SVC_DNS_SERVERS`, default the system resolver). Holds `ask_user` and `http_request`; the
+ * areas' tools join by `register`.
  */
 export function createToolRegistry(opts: {
   allowPrivate: boolean;
   resolver?: Resolver;
   timeoutMs?: number;
-  orm?: Orm;
-  /** The file library's storage, for the finance tools (the worker passes it). */
-  storage?: Storage;
 }): ToolRegistry {
-  const byName = new Map(TOOL_SPECS.map((t) => [t.name, t]));
+  const byName = new Map(GENERIC_SPECS.map((t) => [t.name, t]));
+  const handlers = new Map<string, ToolHandler>([
+    ['http_request', (args, _context, signal) => httpRequest(args, signal)],
+  ]);
+
+  async function httpRequest(call: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
+    const args = call as { url?: unknown; method?: unknown; headers?: unknown; body?: unknown };
+    if (typeof args.url !== 'string') throw new Error('http_request needs a url');
+    const method = args.method === 'POST' ? 'POST' : 'GET';
+    const headers = args.headers && typeof args.headers === 'object' ? (args.headers as Record<string, string>) : {};
+    const res = await safeRequest(args.url, {
+      signal,
+      method,
+      headers,
+      body: method === 'POST' && typeof args.body === 'string' ? args.body : undefined,
+      timeoutMs: opts.timeoutMs ?? 15_000,
+      allowPrivate: opts.allowPrivate,
+      resolver: opts.resolver,
+    });
+    return JSON.stringify({ status: res.status, body: res.body.toString('utf8'), truncated: res.truncated });
+  }
+
   return {
     names: () => [...byName.keys()],
     specs: (names) => names.map((n) => byName.get(n)).filter((t): t is ToolSpec => Boolean(t)),
+    list: () => [...byName.values()],
     async run(call, signal, context) {
-      if (call.name === KNOWLEDGE_SEARCH) {
-        if (!opts.orm || !context) throw new Error('knowledge_search is not available here');
-        return runKnowledgeSearch(opts.orm, context.runId, call.args);
-      }
-      if (call.name === SAVED_TABLE_ROWS) {
-        if (!opts.orm || !context) throw new Error('saved_table_rows is not available here');
-        return runSavedTableRows(opts.orm, context.runId, call.args);
-      }
-      if (call.name === CALENDAR_FREE_SLOTS || call.name === CALENDAR_BOOK) {
-        if (!opts.orm || !context) throw new Error(`${call.name} is not available here`);
-        const run = call.name === CALENDAR_BOOK ? runCalendarBook : runCalendarFreeSlots;
-        return run(opts.orm, context.runId, call.args);
-      }
-      if (FINANCE_TOOLS.includes(call.name)) {
-        if (!opts.orm || !opts.storage || !context) throw new Error(`${call.name} is not available here`);
-        return runFinanceTool(opts.orm, opts.storage, call.name, context.runId, call.args);
-      }
-      if (call.name !== 'http_request') throw new Error(`unknown tool ${call.name}`);
-      const args = call.args as { url?: unknown; method?: unknown; headers?: unknown; body?: unknown };
-      if (typeof args.url !== 'string') throw new Error('http_request needs a url');
-      const method = args.method === 'POST' ? 'POST' : 'GET';
-      const headers = args.headers && typeof args.headers === 'object' ? (args.headers as Record<string, string>) : {};
-      const res = await safeRequest(args.url, {
-        signal,
-        method,
-        headers,
-        body: method === 'POST' && typeof args.body === 'string' ? args.body : undefined,
-        timeoutMs: opts.timeoutMs ?? 15_000,
-        allowPrivate: opts.allowPrivate,
-        resolver: opts.resolver,
-      });
-      return JSON.stringify({ status: res.status, body: res.body.toString('utf8'), truncated: res.truncated });
+      const handler = handlers.get(call.name);
+      if (!handler) throw new Error(`unknown tool ${call.name}`);
+      return handler(call.args, context, signal);
+    },
+    register(spec, handler) {
+      if (byName.has(spec.name)) throw new Error(`tool ${spec.name} is registered already`);
+      byName.set(spec.name, spec);
+      handlers.set(spec.name, handler);
     },
   };
 }

@@ -12,7 +12,7 @@ import {
   type ConversationView,
 } from '../conversations';
 import type { Identity } from '../identity/identity';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 
 /** A tutor session is a conversation of the `tutor` channel; its topic is the conversation's subject. */
 export type TutorSessionView = Omit<ConversationView, 'channel' | 'channelRef' | 'subject'> & { topic: string };

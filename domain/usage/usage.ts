@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PLAN_ENTITLEMENTS, Workspace } from '../../db/entities/Workspace';
-import { microsToUsd } from '../billing/money';
+import { microsToUsd } from '../shared/money';
 import { errors } from '../errors';
 import { billedMicros } from '../pricing/quote';
 

@@ -3,7 +3,7 @@ import { WebhookDelivery } from '../../db/entities/Webhook';
 import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
 import { errors } from '../errors';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { deliveryWorkflowId } from './dispatch';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { webhookTaskQueue } from '../../workflows/taskQueues';

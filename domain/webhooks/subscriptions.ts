@@ -4,7 +4,7 @@ import { WebhookSubscription, type WebhookEvent } from '../../db/entities/Webhoo
 import { Workspace } from '../../db/entities/Workspace';
 import { NotPublicAddressError, resolvePublicUrl, type Resolver } from '../../platform/net/publicAddress';
 import { ApiError, errors } from '../errors';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { serializeWebhook, type WebhookView } from './presenters';
 
 /**

@@ -5,7 +5,7 @@ import { Workspace } from '../../db/entities/Workspace';
 import type { SecretBox } from '../../platform/secrets';
 import { agentFromBody } from '../apps/find';
 import { errors } from '../errors';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 import { presentAccount, type WhatsAppAccountView } from './presenters';
 
 /** What the account operations need: the secrets' box and the address the webhook URL is built on. */

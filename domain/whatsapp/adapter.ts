@@ -4,6 +4,7 @@ import { WhatsAppReply } from '../../db/entities/WhatsAppReply';
 import type { Config } from '../../platform/config';
 import { createResolver } from '../../platform/net/dnsServers';
 import { createSecretBox } from '../../platform/secrets';
+import type { ChannelRegistry } from '../conversations/channelRegistry';
 import type { ChannelAdapter, ReplyContext } from '../conversations/channels';
 import { sendText, type GraphDeps } from './graph';
 
@@ -42,4 +43,9 @@ export function createWhatsAppAdapter(deps: { orm: Orm; config: Config }): Chann
         .execute();
     },
   };
+}
+
+/** Adds the WhatsApp channel's adapter to the conversations' channel registry (the worker does). */
+export function registerWhatsApp(channels: ChannelRegistry, deps: { orm: Orm; config: Config }): void {
+  channels.register('whatsapp', createWhatsAppAdapter(deps));
 }

@@ -5,7 +5,7 @@ import { WhatsAppAccount } from '../../db/entities/WhatsAppAccount';
 import { WhatsAppConversation } from '../../db/entities/WhatsAppConversation';
 import { endConversation, listMessages, type ConversationDeps } from '../conversations';
 import { errors } from '../errors';
-import { findPage } from '../pagination';
+import { findPage } from '../shared/pagination';
 
 export interface WhatsAppMessageView {
   seq: number;

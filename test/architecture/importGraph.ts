@@ -71,6 +71,15 @@ export function layerOf(file: string): string {
  * a closed path `a.ts -> b.ts -> a.ts` found inside that component.
  */
 export function findCycles(edges: readonly Edge[], files: ReadonlySet<string>): string[][] {
+  const { components, next } = cyclicGroups(edges, files);
+  return components.map((component) => cycleWithin(component[0], new Set(component), next));
+}
+
+/** The strongly connected groups (Tarjan) among `files` that hold a cycle, each sorted, and the edges as a map. */
+function cyclicGroups(
+  edges: readonly Edge[],
+  files: ReadonlySet<string>,
+): { components: string[][]; next: Map<string, string[]> } {
   const next = new Map<string, string[]>();
   for (const e of edges) {
     if (!e.local || !files.has(e.from) || !files.has(e.to)) continue;
@@ -110,8 +119,7 @@ export function findCycles(edges: readonly Edge[], files: ReadonlySet<string>): 
     }
   };
   for (const f of [...files].sort()) if (!index.has(f)) visit(f);
-
-  return components.map((component) => cycleWithin(component[0], new Set(component), next));
+  return { components, next };
 }
 
 /** A shortest closed path from `start` back to itself, staying inside `component` (breadth-first). */
@@ -134,4 +142,45 @@ function cycleWithin(start: string, component: ReadonlySet<string>, next: Readon
     }
   }
   return [start, start];
+}
+
+/**
+ * The area of a file under `domain/`: its first folder (`runs` for `domain/runs/create.ts`); none for
+ * files outside `domain/` or directly in it (`domain/errors.ts`, `domain/plugins.ts`).
+ */
+export function areaOf(file: string): string | undefined {
+  const parts = file.split('/');
+  return parts[0] === 'domain' && parts.length > 2 ? parts[1] : undefined;
+}
+
+/** The imports from one area of `domain/` into another, as file edges. */
+export function crossAreaEdges(edges: readonly Edge[]): Edge[] {
+  return edges.filter((e) => {
+    if (!e.local) return false;
+    const [from, to] = [areaOf(e.from), areaOf(e.to)];
+    return from !== undefined && to !== undefined && from !== to;
+  });
+}
+
+/**
+ * The cycles among the areas of `domain/`, one per strongly connected group of areas: the group, then
+ * a shortest closed path of areas in it with the file imports that make every step (`runs -> agents
+ * (domain/runs/a.ts -> domain/agents/b.ts)`), so a failure says which imports to undo.
+ */
+export function findAreaCycles(edges: readonly Edge[]): string[] {
+  const between = crossAreaEdges(edges);
+  const areaEdges = between.map((e) => ({ from: areaOf(e.from)!, to: areaOf(e.to)!, local: true }));
+  const { components, next } = cyclicGroups(areaEdges, new Set(areaEdges.flatMap((e) => [e.from, e.to])));
+  return components.map((group) => {
+    const cycle = cycleWithin(group[0], new Set(group), next);
+    const steps = cycle
+      .slice(1)
+      .map((to, i) => {
+        const from = cycle[i];
+        const files = between.filter((e) => areaOf(e.from) === from && areaOf(e.to) === to);
+        return `${from} -> ${to} (${files.map((e) => `${e.from} -> ${e.to}`).join(', ')})`;
+      })
+      .join('; ');
+    return `areas in one cycle (${group.join(', ')}): ${steps}`;
+  });
 }

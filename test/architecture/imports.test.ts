@@ -2,9 +2,19 @@
  * The layer rules of docs/architecture.md, checked over the import graph of every `.ts` file:
  * api/ and activities/ → domain/ → db/ → platform/, workflows/ only itself and the Temporal SDK,
  * nothing imports api/ or worker/ but the benchmark and the tests, and no file imports itself back
- * through a circle. A failure lists the offending edges as `importer -> imported`.
+ * through a circle; inside domain/, the areas import one another without a cycle and domain/shared/
+ * imports no area. A failure lists the offending edges as `importer -> imported`.
  */
-import { type Edge, findCycles, importEdges, layerOf, sourceFiles } from './importGraph';
+import {
+  areaOf,
+  crossAreaEdges,
+  type Edge,
+  findAreaCycles,
+  findCycles,
+  importEdges,
+  layerOf,
+  sourceFiles,
+} from './importGraph';
 
 const SOURCE_DIRS = ['api', 'activities', 'domain', 'db', 'platform', 'workflows', 'worker', 'scripts'];
 const ALL_DIRS = [...SOURCE_DIRS, 'bench', 'test'];
@@ -90,5 +100,46 @@ describe('import rules', () => {
 describe('drills and benchmark', () => {
   it('test/drills imports nothing from bench/: what both drive the service with lives in test/helpers/live', () => {
     expect(offending((e) => local(e) && e.from.startsWith('test/drills/') && layerOf(e.to) === 'bench')).toEqual([]);
+  });
+});
+
+describe('area rules (docs/architecture.md, "Areas and registries")', () => {
+  it('sees the areas of domain/', () => {
+    expect(new Set(edges.map((e) => areaOf(e.from)).filter(Boolean)).size).toBeGreaterThan(20);
+    expect(crossAreaEdges(edges).length).toBeGreaterThan(50);
+  });
+
+  it('no cycle among the areas of domain/', () => {
+    expect(findAreaCycles(edges)).toEqual([]);
+  });
+
+  it('domain/shared/ imports no area', () => {
+    expect(
+      offending(
+        (e) => local(e) && areaOf(e.from) === 'shared' && areaOf(e.to) !== undefined && areaOf(e.to) !== 'shared',
+      ),
+    ).toEqual([]);
+  });
+
+  it('no area imports the composition of plug-ins (domain/plugins.ts)', () => {
+    expect(offending((e) => areaOf(e.from) !== undefined && e.to === 'domain/plugins.ts')).toEqual([]);
+  });
+
+  it('names the areas and the imports of a cycle it finds', () => {
+    const planted: Edge[] = [
+      { from: 'domain/runs/create.ts', to: 'domain/agents/find.ts', local: true },
+      { from: 'domain/agents/find.ts', to: 'domain/billing/cost.ts', local: true },
+      { from: 'domain/billing/cost.ts', to: 'domain/runs/presenters.ts', local: true },
+      { from: 'domain/billing/cost.ts', to: 'domain/shared/money.ts', local: true },
+      { from: 'domain/runs/create.ts', to: 'domain/runs/insertRun.ts', local: true },
+      { from: 'api/routes/runs.ts', to: 'domain/runs/create.ts', local: true },
+    ];
+    expect(findAreaCycles(planted)).toEqual([
+      'areas in one cycle (agents, billing, runs): ' +
+        'agents -> billing (domain/agents/find.ts -> domain/billing/cost.ts); ' +
+        'billing -> runs (domain/billing/cost.ts -> domain/runs/presenters.ts); ' +
+        'runs -> agents (domain/runs/create.ts -> domain/agents/find.ts)',
+    ]);
+    expect(findAreaCycles(planted.filter((e) => !e.to.startsWith('domain/runs/')))).toEqual([]);
   });
 });

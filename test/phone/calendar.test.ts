@@ -1,5 +1,6 @@
 import { Run } from '../../db/entities/Run';
 import { createToolRegistry } from '../../domain/tools/registry';
+import { registerCalendarTools } from '../../domain/phone/calendarTools';
 import { bearer, createKey, setPlan, signUp, type Account } from '../helpers/factories';
 import { startApi, type Harness } from '../helpers/harness';
 import { error, ok } from '../helpers/responses';
@@ -86,7 +87,8 @@ describe('phone booking calendar', () => {
 
   it('books a slot once under parallel calendar_book calls; the others get calendar.slot_taken', async () => {
     await ok(call(h, 'PUT', '/v1/phone/calendar', manager, week), 200);
-    const tools = createToolRegistry({ allowPrivate: false, orm: h.orm });
+    const tools = createToolRegistry({ allowPrivate: false });
+    registerCalendarTools(tools, { orm: h.orm });
     const runIds = await runsOf(8);
     const free = JSON.parse(
       await tools.run(

@@ -2,10 +2,10 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { createModelRegistry } from '../../domain/models/registry';
-import { sweepOutbox } from '../../domain/outbox/relay';
+import { sweepOutbox } from '../../domain/shared/outbox/relay';
 import { sweepQueuedRuns } from '../../domain/runs/recovery';
 import { sweepStuckRuns } from '../../domain/runs/stuck';
-import { requestHash } from '../../domain/idempotency/fingerprint';
+import { requestHash } from '../../domain/shared/idempotency/fingerprint';
 import { startRunWorkflow } from '../../domain/runs/workflowStarter';
 import { createRunBody } from '../../api/schemas/runs';
 import { OutboxEntry } from '../../db/entities/OutboxEntry';
@@ -159,7 +159,7 @@ describe('recovery', () => {
 
     it("a create's start leaves no outbox row once it is made", async () => {
       const run = await createRun(h, auth, { agentId, input: { script: [{ final: { marked: true } }] } });
-      // the mark is written in a batch a moment after the start (domain/outbox/doneMarks.ts)
+      // the mark is written in a batch a moment after the start (domain/shared/outbox/doneMarks.ts)
       expect(
         await pollUntil(
           5_000,

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { appUsage } from '../../../domain/apps/usage';
 import { createApp, deleteApp, getApp, listApps, pauseApp, publishApp, updateApp } from '../../../domain/apps/apps';
 import { APP_TEMPLATES } from '../../../domain/apps/templates';
-import { pageQuery } from '../../../domain/pagination';
+import { pageQuery } from '../../../domain/shared/pagination';
 import {
   appListOut,
   appOut,

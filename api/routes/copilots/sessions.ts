@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Scope } from '../../../domain/identity/scopes';
-import { pageQuery } from '../../../domain/pagination';
+import { pageQuery } from '../../../domain/shared/pagination';
 import { getCopilotSession, listCopilotSessions, type CopilotSubject } from '../../../domain/copilots/sessions';
 import { idParams } from '../../schemas/common';
 import { copilotSessionListOut, copilotSessionOut } from '../../schemas/copilots';

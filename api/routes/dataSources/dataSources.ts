@@ -8,7 +8,7 @@ import {
 } from '../../../domain/dataSources/dataSources';
 import { testDataSource } from '../../../domain/dataSources/browse';
 import { presentDataSource } from '../../../domain/dataSources/presenters';
-import { pageQuery } from '../../../domain/pagination';
+import { pageQuery } from '../../../domain/shared/pagination';
 import type { SourceDeps } from '../../../domain/dataSources/connection';
 import { idParams } from '../../schemas/common';
 import {

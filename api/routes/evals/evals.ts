@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { createEval, deleteEval, getEval, listEvals } from '../../../domain/evals/evals';
 import { getEvalRun, listEvalRuns, startEvalRun } from '../../../domain/evals/evalRuns';
-import type { RelayDeps } from '../../../domain/outbox/relay';
-import { pageQuery } from '../../../domain/pagination';
+import type { RelayDeps } from '../../../domain/shared/outbox/relay';
+import { pageQuery } from '../../../domain/shared/pagination';
 import { idParams } from '../../schemas/common';
 import {
   createEvalBody,

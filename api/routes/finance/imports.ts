@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { createImport, getImport, listImports } from '../../../domain/finance/imports';
-import { pageQuery } from '../../../domain/pagination';
+import { pageQuery } from '../../../domain/shared/pagination';
 import type { Config } from '../../../platform/config';
 import type { Storage } from '../../../platform/storage/storage';
 import { idParams } from '../../schemas/common';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { applyRules, createRule, deleteRule, listRules } from '../../../domain/finance/rules';
-import { pageQuery } from '../../../domain/pagination';
+import { pageQuery } from '../../../domain/shared/pagination';
 import { idParams } from '../../schemas/common';
 import { applyRulesBody, applyRulesOut, createRuleBody, ruleListOut, ruleOut } from '../../schemas/finance';
 import { defineRoute, type RouteDef } from '../route';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { createCategory, listCategories } from '../../../domain/finance/categories';
 import { getTransaction, listTransactions, updateTransaction } from '../../../domain/finance/transactions';
-import { pageQuery } from '../../../domain/pagination';
+import { pageQuery } from '../../../domain/shared/pagination';
 import { idParams } from '../../schemas/common';
 import {
   categoryListOut,

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { FlowDeps } from '../../../domain/flows/flows';
 import { answerFlowApproval, cancelFlowRun, getFlowRun, listFlowRuns } from '../../../domain/flows/runs';
-import { pageQuery } from '../../../domain/pagination';
+import { pageQuery } from '../../../domain/shared/pagination';
 import { idParams } from '../../schemas/common';
 import { approvalBody, flowRunListOut, flowRunOut } from '../../schemas/flows';
 import { defineRoute, type RouteDef } from '../route';

@@ -7,7 +7,7 @@ import {
   listOutputDeliveries,
 } from '../../../domain/outputs/connections';
 import { redeliverOutput } from '../../../domain/outputs/redeliver';
-import { pageQuery } from '../../../domain/pagination';
+import { pageQuery } from '../../../domain/shared/pagination';
 import type { Config } from '../../../platform/config';
 import { createResolver } from '../../../platform/net/dnsServers';
 import type { Temporal } from '../../../platform/temporal';

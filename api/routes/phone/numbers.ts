@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ModelRegistry } from '../../../domain/models/registry';
-import { pageQuery } from '../../../domain/pagination';
+import { pageQuery } from '../../../domain/shared/pagination';
 import { listPhoneModels, listVoices } from '../../../domain/phone/catalog';
 import type { PhoneDeps } from '../../../domain/phone/deps';
 import {

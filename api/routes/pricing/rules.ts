@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { pageQuery } from '../../../domain/pagination';
+import { pageQuery } from '../../../domain/shared/pagination';
 import { createRule, deleteRule, listRules, updateRule, type PricingDeps } from '../../../domain/pricing/rules';
 import { idParams } from '../../schemas/common';
 import { createRuleBody, ruleListOut, ruleOut, updateRuleBody } from '../../schemas/pricing';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { pageQuery } from '../../../domain/pagination';
+import { pageQuery } from '../../../domain/shared/pagination';
 import { listProjectMembers, putProjectMember, removeProjectMember } from '../../../domain/projects/members';
 import { idParams } from '../../schemas/common';
 import { memberListOut, memberOut, memberParams, putMemberBody } from '../../schemas/projects';

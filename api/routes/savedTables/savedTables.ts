@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { pageQuery } from '../../../domain/pagination';
+import { pageQuery } from '../../../domain/shared/pagination';
 import { presentSavedTable } from '../../../domain/savedTables/presenters';
 import {
   createSavedTable,

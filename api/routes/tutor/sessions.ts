@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ConversationDeps } from '../../../domain/conversations';
-import { pageQuery } from '../../../domain/pagination';
+import { pageQuery } from '../../../domain/shared/pagination';
 import { endSession, getSession, listSessions, sendMessage, startSession } from '../../../domain/tutor/sessions';
 import { idParams } from '../../schemas/common';
 import { sessionListOut, sessionMessageBody, sessionOut, sessionReplyOut, startSessionBody } from '../../schemas/tutor';

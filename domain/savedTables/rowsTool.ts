@@ -1,4 +1,5 @@
 import type { ToolSpec } from '../../workflows/agentTurn';
+import type { ToolDeps, ToolRegistry } from '../tools/registry';
 import type { Orm } from '../../db/orm';
 import { Agent } from '../../db/entities/Agent';
 import { Run } from '../../db/entities/Run';
@@ -62,5 +63,13 @@ export async function runSavedTableRows(orm: Orm, runId: string, args: Record<st
     refreshedAt: table.refreshedAt?.toISOString() ?? null,
     status: table.status,
     nextOffset: next < table.rowCount ? next : null,
+  });
+}
+
+/** Adds `saved_table_rows` to a tool registry (it runs only where `orm` is given: the worker). */
+export function registerSavedTableTools(tools: ToolRegistry, deps: ToolDeps): void {
+  tools.register(SAVED_TABLE_ROWS_SPEC, (args, context) => {
+    if (!deps.orm || !context) throw new Error('saved_table_rows is not available here');
+    return runSavedTableRows(deps.orm, context.runId, args);
   });
 }

@@ -1,7 +1,8 @@
 import type { ToolSpec } from '../../workflows/agentTurn';
+import type { ToolDeps, ToolRegistry } from '../tools/registry';
 import type { Orm } from '../../db/orm';
 import { Run } from '../../db/entities/Run';
-import { searchKnowledge } from '../knowledge/search';
+import { searchKnowledge } from './search';
 
 export const KNOWLEDGE_SEARCH = 'knowledge_search';
 
@@ -32,4 +33,12 @@ export async function runKnowledgeSearch(orm: Orm, runId: string, args: Record<s
   if (!run) throw new Error('run not found');
   const results = await searchKnowledge(em, run.workspaceId, { q: query, agentId: run.agentId, limit: RESULTS });
   return JSON.stringify({ results });
+}
+
+/** Adds `knowledge_search` to a tool registry (it runs only where `orm` is given: the worker). */
+export function registerKnowledgeTools(tools: ToolRegistry, deps: ToolDeps): void {
+  tools.register(KNOWLEDGE_SEARCH_SPEC, (args, context) => {
+    if (!deps.orm || !context) throw new Error('knowledge_search is not available here');
+    return runKnowledgeSearch(deps.orm, context.runId, args);
+  });
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executePrepared } from '../../db/preparedStatement';
+import { executePrepared } from '../../../db/preparedStatement';
 
 /**
  * What marks relayed rows done (an array of their ids, twice: the statement's two parameters; run through
@@ -23,7 +23,7 @@ export const MARK_DONE = `with quiet as (select set_config('synchronous_commit',
  * Marks relayed outbox rows done in batches, off the path of the request that made their calls: one
  * statement for every row relayed within 100 ms, so at a high rate of creates one for many (a statement's
  * own cost, not its rows', is most of what a mark costs PostgreSQL). The mark only spares the sweep a
- * call: every call is idempotent (domain/outbox/relay.ts), so a mark lost with its process (a crash
+ * call: every call is idempotent (domain/shared/outbox/relay.ts), so a mark lost with its process (a crash
  * within the batch's 100 ms) costs one repeated call when the row's 30 s lease runs out, never a lost or
  * doubled effect. Rows of different databases (two ORMs in one process, as in the tests) are marked
  * through their own connections.

@@ -1,7 +1,7 @@
 import { raw, type EntityName, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { errors } from './errors';
+import { errors } from '../errors';
 
 /**
  * A cursor is `<createdAt in epoch milliseconds>_<id>` of the last row served. Every string of this shape

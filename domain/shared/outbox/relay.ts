@@ -1,22 +1,10 @@
-import { errors } from '../errors';
+import { errors } from '../../errors';
 import { DoneMarks, MARK_DONE } from './doneMarks';
-import { executePrepared } from '../../db/preparedStatement';
+import { outboxCalls, type RelayDeps } from './calls';
+import { executePrepared } from '../../../db/preparedStatement';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WorkflowNotFoundError } from '@temporalio/client';
-import { OutboxEntry, type OutboxCall } from '../../db/entities/OutboxEntry';
-import type { Orm } from '../../db/orm';
-import type { Config } from '../../platform/config';
-import type { Temporal } from '../../platform/temporal';
-import { approveSignal, inputSignal, reviewSignal, runWorkflowId } from '../../workflows/messages';
-import { ensureEvalWorkflow } from '../evals/workflowStarter';
-import { ensureRunWorkflow } from '../runs/workflowStarter';
-import { flowApprovalSignal, flowWorkflowId } from '../../workflows/flowMessages';
-import { syncFlowSchedule } from '../flows/schedule';
-import { ensureFlowWorkflow } from '../flows/workflowStarter';
-import { announceRun } from '../webhooks/dispatch';
-import { saveRunOutputs } from '../outputs/runOutputs';
-import { ensureConversationWorkflow } from '../conversations/workflowStarter';
-import { conversationWorkflowId, endSignal, inboundSignal } from '../../workflows/conversationMessages';
+import { OutboxEntry, type OutboxCall } from '../../../db/entities/OutboxEntry';
+import type { Orm } from '../../../db/orm';
 
 /**
  * The transactional outbox (docs/architecture.md). A change that owes Temporal a call (start a run's
@@ -28,10 +16,7 @@ import { conversationWorkflowId, endSignal, inboundSignal } from '../../workflow
  * neither loses the call nor doubles its effect.
  */
 
-export interface RelayDeps {
-  temporal: Temporal;
-  config: Pick<Config, 'temporal'>;
-}
+export type { RelayDeps };
 
 /** How long the request that wrote a row keeps the sweep off it while it makes the call itself. */
 const LEASE_MS = 30_000;
@@ -201,86 +186,9 @@ export async function sweepOutbox(
   return made;
 }
 
-/** The Temporal call a row describes. */
+/** The Temporal call a row describes, made by the handler its area registered for the kind. */
 async function perform(deps: RelayDeps, em: EntityManager, call: OutboxCall): Promise<void> {
-  const client = deps.temporal.client;
-  switch (call.kind) {
-    case 'start_run':
-      await ensureRunWorkflow(
-        client,
-        { ...deps.config.temporal, taskQueue: call.taskQueue },
-        {
-          id: call.runId,
-          workspaceId: call.workspaceId,
-          agentId: call.agentId,
-        },
-      );
-      return;
-    case 'signal_run': {
-      const handle = client.workflow.getHandle(runWorkflowId(call.runId));
-      await whileOpen(() => {
-        if (call.signal === 'input') return handle.signal(inputSignal, call.payload);
-        if (call.signal === 'approve') return handle.signal(approveSignal, call.payload);
-        return handle.signal(reviewSignal, call.payload);
-      });
-      return;
-    }
-    case 'cancel_run':
-      // Temporal's own cancellation: the workflow turns it into `cancelled` and closes as Canceled.
-      await whileOpen(async () => {
-        await client.workflow.getHandle(runWorkflowId(call.runId)).cancel();
-      });
-      return;
-    case 'start_eval':
-      await ensureEvalWorkflow(client, call.taskQueue, {
-        id: call.evalRunId,
-        workspaceId: call.workspaceId,
-        agentId: call.agentId,
-      });
-      return;
-    case 'announce_run': {
-      const taskQueue = call.taskQueue ?? deps.config.temporal.taskQueue;
-      await announceRun(em.fork(), client, taskQueue, call.run);
-      // Local runs that succeeded save their output like any other (docs/api/output-connections.md).
-      await saveRunOutputs(em.fork(), client, taskQueue, call.run);
-      return;
-    }
-    case 'start_flow':
-      await ensureFlowWorkflow(client, call.taskQueue, call);
-      return;
-    case 'signal_flow':
-      await whileOpen(() =>
-        client.workflow.getHandle(flowWorkflowId(call.flowRunId)).signal(flowApprovalSignal, call.payload),
-      );
-      return;
-    case 'cancel_flow':
-      await whileOpen(async () => {
-        await client.workflow.getHandle(flowWorkflowId(call.flowRunId)).cancel();
-      });
-      return;
-    case 'sync_flow_schedule':
-      await syncFlowSchedule(em.fork(), client, call.taskQueue, call.flowId);
-      return;
-    case 'start_conversation':
-      await ensureConversationWorkflow(client, call);
-      return;
-    case 'signal_conversation': {
-      const handle = client.workflow.getHandle(conversationWorkflowId(call.conversationId));
-      await whileOpen(() =>
-        call.signal === 'inbound' ? handle.signal(inboundSignal, call.payload) : handle.signal(endSignal, call.payload),
-      );
-      return;
-    }
-  }
-}
-
-/** A signal or cancel to a workflow that has closed has nothing left to do: the call is done. */
-async function whileOpen(fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
-  }
+  await outboxCalls.handlerOf(call.kind)({ ...deps, em }, call);
 }
 
 function errorText(err: unknown): string {

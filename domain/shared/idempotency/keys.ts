@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { errors } from '../errors';
+import { errors } from '../../errors';
 
 /** An Idempotency-Key is honoured for 24 hours after its first request (docs/api/limits.md#idempotency). */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;

@@ -1,9 +1,10 @@
 import type { ToolSpec } from '../../workflows/agentTurn';
+import type { ToolDeps, ToolRegistry } from '../tools/registry';
 import type { Orm } from '../../db/orm';
 import { FinanceRun } from '../../db/entities/FinanceRun';
 import type { Storage } from '../../platform/storage/storage';
-import { applyMatches, proposeMatches } from '../finance/reconcile';
-import { buildReport } from '../finance/report';
+import { applyMatches, proposeMatches } from './reconcile';
+import { buildReport } from './report';
 
 export const FINANCE_RECONCILE = 'finance_reconcile';
 export const FINANCE_APPLY_MATCHES = 'finance_apply_matches';
@@ -34,8 +35,6 @@ export const FINANCE_TOOL_SPECS: ToolSpec[] = [
   },
 ];
 
-export const FINANCE_TOOLS: readonly string[] = FINANCE_TOOL_SPECS.map((t) => t.name);
-
 /** Runs a finance tool for a run. @throws Error for a run that is not a finance run of the right kind */
 export async function runFinanceTool(
   orm: Orm,
@@ -54,4 +53,14 @@ export async function runFinanceTool(
   if (financeRun.kind !== 'reconciliation') throw new Error(`${name} belongs to reconciliation runs`);
   if (name === FINANCE_RECONCILE) return JSON.stringify(await proposeMatches(em, storage, financeRun));
   return JSON.stringify(await applyMatches(em, financeRun, args));
+}
+
+/** Adds the finance tools to a tool registry (they run only where `orm` and `storage` are given: the worker). */
+export function registerFinanceTools(tools: ToolRegistry, deps: ToolDeps): void {
+  for (const spec of FINANCE_TOOL_SPECS) {
+    tools.register(spec, (args, context) => {
+      if (!deps.orm || !deps.storage || !context) throw new Error(`${spec.name} is not available here`);
+      return runFinanceTool(deps.orm, deps.storage, spec.name, context.runId, args);
+    });
+  }
 }

@@ -1,8 +1,9 @@
 import type { ToolSpec } from '../../workflows/agentTurn';
+import type { ToolDeps, ToolRegistry } from '../tools/registry';
 import type { Orm } from '../../db/orm';
 import { Run } from '../../db/entities/Run';
-import { bookSlot, freeSlots } from '../phone/calendar';
-import { callOfRun } from '../phone/calls';
+import { bookSlot, freeSlots } from './calendar';
+import { callOfRun } from './calls';
 import { ApiError } from '../errors';
 
 export const CALENDAR_FREE_SLOTS = 'calendar_free_slots';
@@ -75,4 +76,17 @@ export async function runCalendarBook(orm: Orm, runId: string, args: Record<stri
   });
   if ('error' in outcome) return JSON.stringify({ error: { code: outcome.error, message: outcome.message } });
   return JSON.stringify({ bookingId: outcome.booking.id, start: outcome.booking.start, end: outcome.booking.end });
+}
+
+/** Adds the booking calendar's tools to a tool registry (they run only where `orm` is given: the worker). */
+export function registerCalendarTools(tools: ToolRegistry, deps: ToolDeps): void {
+  for (const [spec, run] of [
+    [CALENDAR_FREE_SLOTS_SPEC, runCalendarFreeSlots],
+    [CALENDAR_BOOK_SPEC, runCalendarBook],
+  ] as const) {
+    tools.register(spec, (args, context) => {
+      if (!deps.orm || !context) throw new Error(`${spec.name} is not available here`);
+      return run(deps.orm, context.runId, args);
+    });
+  }
 }
