@@ -9,6 +9,7 @@ import { TERMINAL_STATUSES } from '../../workflows/messages';
 import { ApiError } from '../errors';
 import type { ModelRegistry } from '../models/registry';
 import { createChildRun } from '../runs/childRun';
+import { onBehalfOfRow, type GateConfig } from '../runs/runGate';
 import { adapterFor } from './channelRegistry';
 import type { ChannelAdapter } from './channels';
 import { appendMessage, transcriptBefore } from './messages';
@@ -19,6 +20,7 @@ export interface ConversationExecDeps {
   orm: Orm;
   models: ModelRegistry;
   adapters: ChannelAdapter[];
+  config: GateConfig;
 }
 
 /** The run key of a message's turn: one run (and one charge) per message, however often it is taken. */
@@ -64,8 +66,10 @@ export async function beginTurn(
     message: asked.message.text,
   };
   try {
-    const run = await createChildRun(em, deps.models, {
-      workspaceId: conversation.workspaceId,
+    // The sender the API recorded on the message; a message from outside (phone, WhatsApp) has none.
+    const onBehalfOf = onBehalfOfRow(conversation.workspaceId, asked.message, 'inbound_message');
+    const run = await createChildRun(em, deps.models, deps.config, {
+      onBehalfOf,
       agentId: conversation.agentId,
       input,
       metadata: { conversationId, messageId: message.messageId, channel: conversation.channel },
