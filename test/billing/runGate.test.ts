@@ -163,6 +163,7 @@ describe('the run gate for every caller kind', () => {
     expect(statuses).toEqual([201, 402, 402, 402]);
     const refused = await answers.find((r) => r.status === 402)!.json();
     expect(refused.error.code).toBe('billing.insufficient_credits');
+    expect(refused.error.details?.available).toBeUndefined();
     const [run] = await h.orm.em
       .fork()
       .execute('select api_key_id, user_id from runs where workspace_id = ?', [owner.workspaceId]);
