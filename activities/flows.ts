@@ -13,11 +13,13 @@ import { FlowStepError } from '../domain/flows/stepError';
 import { createAgentStepRun, finishAgentStep, httpStep, type HttpStepDeps } from '../domain/flows/steps';
 import { createScheduledFlowRun } from '../domain/flows/triggers';
 import type { ModelRegistry } from '../domain/models/registry';
+import type { GateConfig } from '../domain/runs/runGate';
 import { FlowFailure, type FlowActivities } from '../workflows/flowMessages';
 
 export interface FlowActivityDeps {
   orm: Orm;
   models: ModelRegistry;
+  config: GateConfig;
   http: HttpStepDeps;
 }
 
@@ -57,7 +59,7 @@ export function createFlowActivities(deps: FlowActivityDeps): FlowActivities {
     flowRecordApproval: (id, index, payload) => recordApproval(em(), id, index, payload),
     flowCreateAgentRun: (id, index) =>
       final(async () => {
-        const made = await createAgentStepRun(em(), deps.models, id, index);
+        const made = await createAgentStepRun(em(), deps.models, deps.config, id, index);
         if (!made) throw new FlowStepError(FlowFailure.internal, 'The flow run is gone');
         return made;
       }),

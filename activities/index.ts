@@ -50,6 +50,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createFlowActivities({
       orm: deps.orm,
       models: deps.models,
+      config: deps.config,
       http: { allowPrivate: deps.config.allowPrivateEgress, resolver: createResolver(deps.config.dnsServers) },
     }),
     ...outputActivities(deps),
@@ -58,6 +59,7 @@ export function createActivities(deps: ActivityDeps) {
       orm: deps.orm,
       models: deps.models,
       channels: deps.channels,
+      config: deps.config,
     }),
     /** The fan-out of histories from before the first attempts moved in (fanOutFirstAttempts, webhook queue). */
     async fanOutWebhooks(run: AnnouncedRun): Promise<string[]> {

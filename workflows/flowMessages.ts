@@ -59,6 +59,9 @@ export const FlowFailure = {
   agentRunFailed: 'flow.agent_run_failed',
   agentMissing: 'agent.not_found',
   insufficientCredits: 'billing.insufficient_credits',
+  // The run gate's refusals for the flow run's principal (docs/api/billing.md#who-pays).
+  spendCapExceeded: 'billing.spend_cap_exceeded',
+  verificationRequired: 'auth.email_verification_required',
   saveOutputFailed: 'flow.save_output_failed',
   internal: 'flow.internal_error',
 } as const;

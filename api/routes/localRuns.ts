@@ -28,7 +28,14 @@ export function localRunRoutes(deps: { config: Config; temporal: Temporal; orm: 
       responses: { 201: { description: 'Recorded', schema: localRunsOut } },
       async handler(ctx, { body }) {
         const em = ctx.state.em;
-        const recorded = await recordLocalRuns(em, ctx.state.identity!, body.agentId, body.runs, taskQueue);
+        const recorded = await recordLocalRuns(
+          em,
+          ctx.state.identity!,
+          body.agentId,
+          body.runs,
+          taskQueue,
+          deps.config,
+        );
         await announceLocalRuns(deps, em, recorded.announcements).catch((err: Error) =>
           deps.logger.warn({ reqId: ctx.state.requestId, err: err.message }, 'local runs left to the outbox sweep'),
         );

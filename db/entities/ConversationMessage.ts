@@ -16,6 +16,12 @@ export class ConversationMessage extends BaseEntity {
   replyTo: string | null = null;
   /** An assistant message of an asynchronous channel: when its adapter accepted it. */
   deliveredAt: Date | null = null;
+  /**
+   * A user message: the key or user who sent it through the API, on whose behalf its turn's run is made
+   * (docs/api/billing.md#who-pays); null for a message from outside (phone, WhatsApp).
+   */
+  apiKeyId: string | null = null;
+  userId: string | null = null;
 
   constructor(
     public conversationId: string,
@@ -61,5 +67,7 @@ export const ConversationMessageSchema = new EntitySchema<ConversationMessage, B
     runId: { type: 'uuid', nullable: true },
     replyTo: { type: 'text', nullable: true },
     deliveredAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    apiKeyId: { type: 'uuid', nullable: true },
+    userId: { type: 'uuid', nullable: true },
   },
 });

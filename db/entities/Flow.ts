@@ -14,6 +14,12 @@ export class Flow extends BaseEntity {
   webhookTokenHash: string | null = null;
   /** Deleting the project sets this to null (docs/api/projects.md). */
   projectId: string | null = null;
+  /**
+   * Who created or last changed the flow (a key or a user): its webhook and schedule runs are made on their behalf
+   * (docs/api/billing.md#who-pays).
+   */
+  apiKeyId: string | null = null;
+  userId: string | null = null;
 
   constructor(
     public workspaceId: string,
@@ -62,5 +68,7 @@ export const FlowSchema = new EntitySchema<Flow, BaseEntity>({
     trigger: { type: 'json' },
     steps: { type: 'json' },
     webhookTokenHash: { type: 'string', length: 64, nullable: true, unique: true },
+    apiKeyId: { type: 'uuid', nullable: true },
+    userId: { type: 'uuid', nullable: true },
   },
 });

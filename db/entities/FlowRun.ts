@@ -33,6 +33,12 @@ export class FlowRun extends BaseEntity {
   completedAt: Date | null = null;
   /** The schedule tick that made the run (its workflow id), so a repeated tick makes no second run. */
   triggerKey: string | null = null;
+  /**
+   * On whose behalf the run's agent steps are made: the caller of a manual run, else the flow's
+   * (docs/api/billing.md#who-pays).
+   */
+  apiKeyId: string | null = null;
+  userId: string | null = null;
 
   constructor(
     public workspaceId: string,
@@ -81,5 +87,7 @@ export const FlowRunSchema = new EntitySchema<FlowRun, BaseEntity>({
     answeredActionId: { type: 'string', length: 64, nullable: true },
     completedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     triggerKey: { type: 'string', nullable: true, unique: true },
+    apiKeyId: { type: 'uuid', nullable: true },
+    userId: { type: 'uuid', nullable: true },
   },
 });

@@ -31,6 +31,7 @@ import { Migration20261125040000 } from './Migration20261125040000';
 import { Migration20261127090000 } from './Migration20261127090000';
 import { Migration20261127220000 } from './Migration20261127220000';
 import { Migration20261128010000 } from './Migration20261128010000';
+import { Migration20261207030000 } from './Migration20261207030000';
 import { Migration20261207080000 } from './Migration20261207080000';
 
 /**
@@ -71,5 +72,6 @@ export const migrationsList = [
   { name: 'Migration20261127090000', class: Migration20261127090000 },
   { name: 'Migration20261127220000', class: Migration20261127220000 },
   { name: 'Migration20261128010000', class: Migration20261128010000 },
+  { name: 'Migration20261207030000', class: Migration20261207030000 },
   { name: 'Migration20261207080000', class: Migration20261207080000 },
 ];

@@ -10,6 +10,7 @@ import { ApiError } from '../errors';
 import type { ModelRegistry } from '../models/registry';
 import { createChildRun } from '../runs/childRun';
 import type { ChannelRegistry } from './channelRegistry';
+import { onBehalfOfRow, type GateConfig } from '../runs/runGate';
 import { appendMessage, transcriptBefore } from './messages';
 import { replyText } from './replyText';
 
@@ -18,6 +19,7 @@ export interface ConversationExecDeps {
   orm: Orm;
   models: ModelRegistry;
   channels: ChannelRegistry;
+  config: GateConfig;
 }
 
 /** The run key of a message's turn: one run (and one charge) per message, however often it is taken. */
@@ -63,8 +65,10 @@ export async function beginTurn(
     message: asked.message.text,
   };
   try {
-    const run = await createChildRun(em, deps.models, {
-      workspaceId: conversation.workspaceId,
+    // The sender the API recorded on the message; a message from outside (phone, WhatsApp) has none.
+    const onBehalfOf = onBehalfOfRow(conversation.workspaceId, asked.message, 'inbound_message');
+    const run = await createChildRun(em, deps.models, deps.config, {
+      onBehalfOf,
       agentId: conversation.agentId,
       input,
       metadata: { conversationId, messageId: message.messageId, channel: conversation.channel },

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Conversation } from '../../db/entities/Conversation';
 import { ConversationMessage, type ConversationRole } from '../../db/entities/ConversationMessage';
+import { principalColumns, type OnBehalfOf } from '../runs/runGate';
 
 export interface NewMessage {
   role: ConversationRole;
@@ -10,6 +11,8 @@ export interface NewMessage {
   /** An assistant message: the run that produced it and the user message it answers. */
   runId?: string | null;
   replyTo?: string | null;
+  /** A user message sent through the API: the key or user on whose behalf its turn's run is made. */
+  onBehalfOf?: OnBehalfOf;
 }
 
 /**
@@ -33,6 +36,7 @@ export async function appendMessage(
   message.channelMessageId = msg.channelMessageId ?? null;
   message.runId = msg.runId ?? null;
   message.replyTo = msg.replyTo ?? null;
+  if (msg.onBehalfOf) Object.assign(message, principalColumns(msg.onBehalfOf));
   tx.persist(message);
   await tx.flush();
   return { message, created: true };

@@ -6,6 +6,7 @@ import { enqueue, relayNow, release } from '../shared/outbox/relay';
 import type { ConversationDeps } from './deps';
 import { findConversation } from './find';
 import { appendMessage, findExchange } from './messages';
+import type { OnBehalfOf } from '../runs/runGate';
 
 export interface TurnRequest {
   workspaceId: string;
@@ -13,6 +14,11 @@ export interface TurnRequest {
   /** The channel's id for the message (an `Idempotency-Key`, a provider's message id): the dedupe key. */
   messageId: string;
   text: string;
+  /**
+   * On whose behalf the turn's run is made (docs/api/billing.md#who-pays): the API caller, or anonymous for a
+   * message from outside (a phone call), when the workspace pays.
+   */
+  onBehalfOf: OnBehalfOf;
 }
 
 export interface TurnReply {
@@ -40,11 +46,14 @@ export async function takeTurn(deps: ConversationDeps, req: TurnRequest): Promis
   if (conversation.status === 'ended') throw ended();
   let duplicate = !!asked;
   if (!asked) {
-    const made = await em
-      .fork()
-      .transactional((tx) =>
-        appendMessage(tx, conversation.id, { role: 'user', text: req.text, channelMessageId: req.messageId }),
-      );
+    const made = await em.fork().transactional((tx) =>
+      appendMessage(tx, conversation.id, {
+        role: 'user',
+        text: req.text,
+        channelMessageId: req.messageId,
+        onBehalfOf: req.onBehalfOf,
+      }),
+    );
     if (!made) throw errors.notFound('Conversation');
     duplicate = !made.created;
   }
@@ -73,11 +82,15 @@ export async function takeTurn(deps: ConversationDeps, req: TurnRequest): Promis
 }
 
 /**
- * An asynchronous turn (WhatsApp): records the message and signals the workflow through the outbox; the
+ * An asynchronous turn (WhatsApp): records the message, from outside and so on nobody's behalf (its run is
+ * the workspace's, docs/api/billing.md#who-pays), and signals the workflow through the outbox; the
  * reply goes out later through the channel's adapter. Idempotent on `messageId` (`duplicate: true`
  * for a repeat, nothing new happens). Throws `not_found`, `conflict` when the conversation has ended.
  */
-export async function deliverInbound(deps: ConversationDeps, req: TurnRequest): Promise<{ duplicate: boolean }> {
+export async function deliverInbound(
+  deps: ConversationDeps,
+  req: Omit<TurnRequest, 'onBehalfOf'>,
+): Promise<{ duplicate: boolean }> {
   const { em } = deps;
   const conversation = await findConversation(em, req.workspaceId, req.conversationId);
   const made = await em.fork().transactional(async (tx) => {

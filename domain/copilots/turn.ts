@@ -4,6 +4,7 @@ import { takeTurn, type ConversationDeps, type TurnReply } from '../conversation
 import { ApiError } from '../errors';
 import type { Identity } from '../identity/identity';
 import { copilotConversation } from './conversation';
+import { onBehalfOfCaller } from '../runs/runGate';
 
 /**
  * One copilot turn in the right conversation: the message id is the request's Idempotency-Key (else a
@@ -37,6 +38,7 @@ export async function copilotTurn(
         conversationId: conversation.id,
         messageId,
         text: req.text,
+        onBehalfOf: onBehalfOfCaller(identity),
       });
       return { ...turn, conversationId: conversation.id };
     } catch (err) {

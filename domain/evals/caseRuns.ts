@@ -3,17 +3,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AgentVersion } from '../../db/entities/Agent';
 import { Eval } from '../../db/entities/Eval';
 import { EvalResult, EvalRun } from '../../db/entities/EvalRun';
-import { Run } from '../../db/entities/Run';
-import { User } from '../../db/entities/User';
+import type { Run } from '../../db/entities/Run';
 import type { Orm } from '../../db/orm';
 import type { Config } from '../../platform/config';
 import type { CaseStart } from '../../workflows/evalMessages';
-import { checkRunAllowed } from '../billing/runChecks';
+import { usdToMicros } from '../shared/money';
 import { ApiError } from '../errors';
-import type { Identity } from '../identity/identity';
-import type { ModelRegistry } from '../models/registry';
-import { appendRunEvent } from '../runs/events';
-import { serializeRun } from '../runs/presenters';
+import { estimateRunCostUsd, type ModelRegistry } from '../models/registry';
+import { admitRun, onBehalfOfRow } from '../runs/runGate';
 
 export interface CaseRunDeps {
   orm: Orm;
@@ -43,23 +40,27 @@ export async function createCaseRun(deps: CaseRunDeps, evalRunId: string, caseIn
   if (!version || !model) {
     return skip(em, evalRunId, caseIndex, `The agent's model ${version?.modelId ?? '(none)'} is not available`);
   }
-  const run = new Run(evalRun.workspaceId, evalRun.agentId, evalRun.agentVersion, testCase.input, {
-    evalRunId,
-    evalId: found.id,
-    caseIndex,
-  });
-  run.apiKeyId = evalRun.apiKeyId;
-  run.userId = evalRun.userId;
-  const result = new EvalResult(evalRunId, caseIndex);
-  result.runId = run.id;
-  const identity = await starterIdentity(em, evalRun);
+  const who = onBehalfOfRow(evalRun.workspaceId, evalRun, 'unrecorded');
+  const draft = {
+    agentId: evalRun.agentId,
+    agentVersion: evalRun.agentVersion,
+    input: testCase.input,
+    metadata: { evalRunId, evalId: found.id, caseIndex },
+  };
+  let run: Run;
   try {
-    await em.transactional(async (tx) => {
-      await checkRunAllowed(tx, identity, model, testCase.input, deps.config, run);
-      tx.persist([run, result]);
-      await tx.flush();
-      await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
-    });
+    run = await admitRun(
+      em,
+      deps.config,
+      who,
+      draft,
+      usdToMicros(estimateRunCostUsd(model, testCase.input)),
+      (tx, r) => {
+        const result = new EvalResult(evalRunId, caseIndex);
+        result.runId = r.id;
+        tx.persist(result);
+      },
+    );
   } catch (err) {
     if (err instanceof UniqueConstraintViolationException) return createCaseRun(deps, evalRunId, caseIndex);
     if (err instanceof ApiError) return skip(em.fork(), evalRunId, caseIndex, `${err.code}: ${err.message}`);
@@ -78,30 +79,4 @@ async function skip(em: EntityManager, evalRunId: string, caseIndex: number, det
     if (!(err instanceof UniqueConstraintViolationException)) throw err;
   }
   return { kind: 'skipped' };
-}
-
-/**
- * The caller who started the eval run, as the run checks see a caller (docs/api/billing.md): they read the
- * actor, its ids and whether a session's e-mail is verified; plan, role and scopes play no part there.
- */
-async function starterIdentity(em: EntityManager, evalRun: EvalRun): Promise<Identity> {
-  if (evalRun.apiKeyId) {
-    return {
-      actor: 'api_key',
-      workspaceId: evalRun.workspaceId,
-      keyId: evalRun.apiKeyId,
-      scopes: [],
-      plan: 'free_trial',
-    };
-  }
-  const user = evalRun.userId ? await em.findOne(User, evalRun.userId) : null;
-  return {
-    actor: 'session',
-    workspaceId: evalRun.workspaceId,
-    userId: evalRun.userId ?? '',
-    role: 'member',
-    sessionId: '',
-    emailVerified: !!user?.emailVerifiedAt,
-    plan: 'free_trial',
-  };
 }

@@ -15,6 +15,7 @@ import { instantiateTemplate } from './catalog';
 import { findFlow } from './find';
 import { presentFlow, type FlowView } from './presenters';
 import { checkDefinition } from './validate';
+import { onBehalfOfCaller, principalColumns } from '../runs/runGate';
 
 export interface FlowDeps {
   config: Pick<Config, 'publicUrl' | 'temporal'>;
@@ -79,6 +80,8 @@ export async function createFlow(
   const flow = new Flow(identity.workspaceId, input.name, description, def.trigger, def.steps);
   flow.status = def.status;
   flow.projectId = project?.id ?? null;
+  // Its webhook and schedule runs are made on its author's behalf (docs/api/billing.md#who-pays).
+  Object.assign(flow, principalColumns(onBehalfOfCaller(identity)));
   let token: string | null = null;
   if (def.trigger.type === 'webhook') {
     token = newOpaqueToken();
@@ -143,6 +146,8 @@ export async function updateFlow(
     flow.webhookTokenHash = null;
   }
   flow.updatedAt = new Date();
+  // Whoever changed it last answers for its webhook and schedule runs (docs/api/billing.md#who-pays).
+  Object.assign(flow, principalColumns(onBehalfOfCaller(identity)));
   const entries: OutboxEntry[] = [];
   await em.transactional(async (tx) => {
     tx.persist(flow);

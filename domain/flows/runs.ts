@@ -11,6 +11,7 @@ import { findPage } from '../shared/pagination';
 import { findFlow, findFlowRun } from './find';
 import type { FlowDeps } from './flows';
 import { presentFlowRun, type FlowRunView } from './presenters';
+import { onBehalfOfCaller, principalColumns, type OnBehalfOf } from '../runs/runGate';
 
 /** Makes the call of a committed row now; when Temporal does not answer, the outbox sweep makes it. */
 async function relayOrLeave(deps: FlowDeps, em: EntityManager, entry: OutboxEntry): Promise<void> {
@@ -20,16 +21,20 @@ async function relayOrLeave(deps: FlowDeps, em: EntityManager, entry: OutboxEntr
 /**
  * Makes a flow run `queued` and starts its workflow `flow-<id>` through the outbox: the row and the
  * start commit together, the request makes the start at once, and the sweep makes it should the
- * request die or Temporal not answer (docs/architecture.md). A paused flow is 409 `conflict`.
+ * request die or Temporal not answer (docs/architecture.md). A paused flow is 409 `conflict`. Its agent
+ * steps are made on behalf of `who` (a manual run's caller), else of whoever saved the flow last
+ * (docs/api/billing.md#who-pays).
  */
 export async function startFlowRun(
   deps: FlowDeps,
   em: EntityManager,
   flow: Flow,
   trigger: FlowRunTrigger,
+  who?: OnBehalfOf,
 ): Promise<FlowRun> {
   if (flow.status === 'paused') throw errors.conflict('The flow is paused');
   const run = new FlowRun(flow.workspaceId, flow.id, trigger, flow.steps);
+  Object.assign(run, who ? principalColumns(who) : { apiKeyId: flow.apiKeyId, userId: flow.userId });
   let start!: OutboxEntry;
   await em.transactional(async (tx) => {
     tx.persist(run);
@@ -58,7 +63,7 @@ export async function runFlowManually(
   input: Record<string, unknown>,
 ): Promise<FlowRunView> {
   const flow = await findFlow(em, identity.workspaceId, flowId);
-  return presentFlowRun(await startFlowRun(deps, em, flow, { type: 'manual', input }));
+  return presentFlowRun(await startFlowRun(deps, em, flow, { type: 'manual', input }, onBehalfOfCaller(identity)));
 }
 
 export async function listFlowRuns(

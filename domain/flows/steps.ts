@@ -10,6 +10,7 @@ import { createChildRun } from '../runs/childRun';
 import { markFlowStep, renderStep, updateFlowRun } from './execution';
 import { FlowStepError } from './stepError';
 import { render, renderText } from './templates';
+import { onBehalfOfRow, type GateConfig } from '../runs/runGate';
 
 /** Characters of an HTTP step's response body kept as its output. */
 const MAX_BODY_CHARS = 8 * 1024;
@@ -77,13 +78,14 @@ export async function httpStep(
 }
 
 /**
- * An agent step's run: its input rendered, created (charged, credits held) by the runs domain with a
- * key of this flow run and step, so a retried activity finds the run its first attempt made. The
+ * An agent step's run: its input rendered, created (charged, credits held) by the runs domain on behalf of
+ * the flow run's principal (docs/api/billing.md#who-pays) with a key of this flow run and step, so a retried activity finds the run its first attempt made. The
  * workflow then starts it as its child `run-<id>`.
  */
 export async function createAgentStepRun(
   em: EntityManager,
   models: ModelRegistry,
+  config: GateConfig,
   id: string,
   index: number,
 ): Promise<AgentStepRun | null> {
@@ -99,8 +101,8 @@ export async function createAgentStepRun(
   const { run, step, input } = prepared;
   let child: Run;
   try {
-    child = await createChildRun(em.fork(), models, {
-      workspaceId: run.workspaceId,
+    child = await createChildRun(em.fork(), models, config, {
+      onBehalfOf: onBehalfOfRow(run.workspaceId, run, 'unrecorded'),
       agentId: step.agentId,
       input,
       metadata: { flowId: run.flowId, flowRunId: run.id, flowStep: step.name },

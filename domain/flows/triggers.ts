@@ -52,6 +52,9 @@ export async function createScheduledFlowRun(
     flow.steps,
   );
   run.triggerKey = tickId;
+  // Made on behalf of whoever saved the flow last (docs/api/billing.md#who-pays).
+  run.apiKeyId = flow.apiKeyId;
+  run.userId = flow.userId;
   try {
     await em.persist(run).flush();
   } catch (err) {

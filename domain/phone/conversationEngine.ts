@@ -22,7 +22,9 @@ export function conversationEngine(deps: Omit<ConversationDeps, 'em'>): (em: Ent
       return conversation.id;
     },
     async turn(req) {
-      const { reply, duplicate } = await takeTurn({ ...deps, em }, req);
+      // A caller on the phone has no account here: the workspace pays (docs/api/billing.md#who-pays).
+      const onBehalfOf = { kind: 'anonymous', workspaceId: req.workspaceId, reason: 'inbound_message' } as const;
+      const { reply, duplicate } = await takeTurn({ ...deps, em }, { ...req, onBehalfOf });
       return { reply, duplicate };
     },
     async end(req) {

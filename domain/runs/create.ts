@@ -118,20 +118,21 @@ async function insertFor(
     throw errors.validation([{ path: 'agentId', message: `The agent's model ${agent.modelId} is not available` }]);
   }
 
-  const run = new Run(identity.workspaceId, agent.agentId, agent.version, body.input, body.metadata);
-  run.idempotencyKey = key;
-  run.requestHash = hash;
-  if (identity.actor === 'api_key') run.apiKeyId = identity.keyId;
-  else if (identity.actor === 'session') run.userId = identity.userId;
+  const draft = {
+    agentId: agent.agentId,
+    agentVersion: agent.version,
+    input: body.input,
+    metadata: body.metadata,
+    idempotencyKey: key,
+    requestHash: hash,
+  };
   const required = usdToMicros(estimateRunCostUsd(model, body.input));
-  run.heldMicros = required;
-  // The start of its workflow commits with the run, so neither exists without the other.
-  const start = outboxEntry(startCall(deps, run), { held: true });
-  // Its first event and the answer show the run alike: serialised once for both.
-  const shown = JSON.stringify(serializeRun(run));
+  let made: Awaited<ReturnType<typeof insertRun>>;
   try {
-    if (!(await insertRun(em, identity, deps.config, run, start, required, { withRun, checkAgent: remembered, shown })))
-      return null;
+    made = await insertRun(em, identity, deps.config, draft, (run) => startCall(deps, run), required, {
+      withRun,
+      checkAgent: remembered,
+    });
   } catch (err) {
     // Two concurrent creates with one key: the loser answers with the winner's run.
     if (key && err instanceof UniqueConstraintViolationException) {
@@ -140,6 +141,8 @@ async function insertFor(
     }
     throw err;
   }
+  if (!made) return null;
+  const { run, start, shown } = made;
   try {
     await relayNow(deps, em, start);
   } catch {

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { OutboxEntry } from '../../db/entities/OutboxEntry';
+import type { OutboxCall, OutboxEntry } from '../../db/entities/OutboxEntry';
 import type { Run } from '../../db/entities/Run';
 import type { Config } from '../../platform/config';
 import { executePrepared } from '../../db/preparedStatement';
 import { callerChecks, insufficient, refusal, type CallerFacts } from '../billing/runChecks';
 import type { RunCreator } from '../identity/identity';
-import { OUTBOX_COLUMNS, outboxValues } from '../shared/outbox/relay';
+import { OUTBOX_COLUMNS, outboxEntry, outboxValues } from '../shared/outbox/relay';
+import { draftRun, onBehalfOfCaller, type RunDraft } from './runGate';
 import { serializeRun } from './presenters';
 
 /**
@@ -26,12 +27,19 @@ export interface InsertRunOptions {
    * and insertRun answers false, before any billing check.
    */
   checkAgent?: boolean;
-  /** The run as its first event shows it (`serializeRun`, in JSON), when the caller has it already. */
-  shown?: string;
+}
+
+/** The run inserted, the outbox row of its start, and the run as its first event shows it (JSON). */
+export interface InsertedRun {
+  run: Run;
+  start: OutboxEntry;
+  shown: string;
 }
 
 /**
- * Admits and inserts a new run in one statement (docs/api/runs.md, create): the caller's checks
+ * The gate (runGate.ts) in one statement, for `POST /v1/runs` and the runs an API request starts at once
+ * (an app's submission, a finance run): admits and inserts a new run of `draft` on behalf of `identity`
+ * (docs/api/runs.md, create): the caller's checks
  * (domain/billing/runChecks.ts), the hold of `required` micro-USD off the workspace balance only when it
  * covers it (docs/api/billing.md#holds), the run, its hold's ledger row, its first event and `start`, the
  * outbox row of its workflow's start. The first event notifies nobody: no stream can wait for a run
@@ -40,18 +48,24 @@ export interface InsertRunOptions {
  * statement is its own transaction, so the run never commits without its hold, event or start, nor they
  * without it. Only a caller that must be counted under a lock (an unverified session, a capped key) or
  * rows of `withRun` make it a transaction of more statements. Throws the refusal of the first failing
- * check; a second run under one Idempotency-Key fails with the unique violation of its insert. False only
+ * check; a second run under one Idempotency-Key fails with the unique violation of its insert. Null only
  * when `checkAgent` found the agent changed or gone.
  */
 export async function insertRun(
   em: EntityManager,
   identity: RunCreator,
   config: Config,
-  run: Run,
-  start: OutboxEntry,
+  draft: RunDraft,
+  startOf: (run: Run) => OutboxCall,
   required: number,
-  { withRun, checkAgent = false, shown = JSON.stringify(serializeRun(run)) }: InsertRunOptions = {},
-): Promise<boolean> {
+  { withRun, checkAgent = false }: InsertRunOptions = {},
+): Promise<InsertedRun | null> {
+  const run = draftRun(onBehalfOfCaller(identity), draft);
+  run.heldMicros = required;
+  // The start of its workflow commits with the run, so neither exists without the other.
+  const start = outboxEntry(startOf(run), { held: true });
+  // Its first event and the answer show the run alike: serialised once for both.
+  const shown = JSON.stringify(serializeRun(run));
   let locked = callerChecks(identity, config, false).lock !== null;
   for (let attempt = 1; ; attempt++) {
     const checks = callerChecks(identity, config, locked);
@@ -71,8 +85,8 @@ export async function insertRun(
           })
         : // The statement alone: prepared once per connection (in the caller's transaction when there is one).
           (await executePrepared<AdmitRow>(em, statement.sql, statement.params))[0];
-    if (row.inserted) return true;
-    if (!row.agent_current) return false;
+    if (row.inserted) return { run, start, shown };
+    if (!row.agent_current) return null;
     const balance = Number(row.balance);
     const refused = refusal(identity, config, row, locked, required, balance);
     if (refused === 'lock') locked = true;

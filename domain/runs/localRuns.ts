@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LocalRunBatch } from '../../db/entities/LocalRunBatch';
-import { Run } from '../../db/entities/Run';
+import type { Run } from '../../db/entities/Run';
+import { onBehalfOfCaller, recordReportedRuns, type GateConfig } from './runGate';
 import type { RunError } from '../../workflows/messages';
 import type { Identity } from '../identity/identity';
 import { appendRunEvent } from './events';
@@ -25,6 +26,7 @@ export interface LocalRunReport {
  * Records a batch of runs a local runner executed as finished runs of the agent's current version,
  * with their status events, their webhook announcements (outbox rows) and the batch that lists them, in one
  * transaction: a batch is stored whole or not at all. The caller makes the announcements (announceLocalRuns).
+ * They pass the gate (runGate.ts): an unverified account's runs count, the batch included (403 past the limit).
  */
 export async function recordLocalRuns(
   em: EntityManager,
@@ -32,39 +34,37 @@ export async function recordLocalRuns(
   agentId: string,
   reports: LocalRunReport[],
   taskQueue: string,
+  config: GateConfig,
 ): Promise<{ batch: LocalRunBatch; runs: Run[]; announcements: OutboxEntry[] }> {
   const agent = await findAgent(em, identity.workspaceId, agentId);
-  const rows = reports.map((r) => {
-    const run = new Run(identity.workspaceId, agent.id, agent.currentVersion, r.input, {});
-    run.origin = 'local';
-    run.status = r.status;
-    run.output = r.status === 'succeeded' ? (r.output ?? null) : null;
-    run.error =
-      r.status === 'failed' ? (r.error ?? { code: 'agent.local_error', message: 'The local run failed' }) : null;
-    run.startedAt = new Date(r.startedAt);
-    run.completedAt = new Date(r.completedAt);
-    run.inputTokens = r.usage?.inputTokens ?? 0;
-    run.outputTokens = r.usage?.outputTokens ?? 0;
-    if (identity.actor === 'api_key') run.apiKeyId = identity.keyId;
-    else run.userId = identity.userId;
-    return run;
-  });
-  const batch = new LocalRunBatch(
-    identity.workspaceId,
-    agent.id,
-    rows.map((r) => r.id),
-  );
+  const drafts = reports.map((r) => ({
+    draft: { agentId: agent.id, agentVersion: agent.currentVersion, input: r.input, metadata: {} },
+    fill: (run: Run) => {
+      run.status = r.status;
+      run.output = r.status === 'succeeded' ? (r.output ?? null) : null;
+      run.error =
+        r.status === 'failed' ? (r.error ?? { code: 'agent.local_error', message: 'The local run failed' }) : null;
+      run.startedAt = new Date(r.startedAt);
+      run.completedAt = new Date(r.completedAt);
+      run.inputTokens = r.usage?.inputTokens ?? 0;
+      run.outputTokens = r.usage?.outputTokens ?? 0;
+    },
+  }));
   const announcements: OutboxEntry[] = [];
-  await em.transactional(async (tx) => {
-    tx.persist(rows);
+  let batch: LocalRunBatch | undefined;
+  const rows = await recordReportedRuns(em, config, onBehalfOfCaller(identity), drafts, async (tx, runs) => {
+    batch = new LocalRunBatch(
+      identity.workspaceId,
+      agent.id,
+      runs.map((r) => r.id),
+    );
     tx.persist(batch);
-    await tx.flush();
-    for (const run of rows) {
+    for (const run of runs) {
       await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
       announcements.push(enqueue(tx, { kind: 'announce_run', run: announcedRun(run), taskQueue }, { held: true }));
     }
   });
-  return { batch, runs: rows, announcements };
+  return { batch: batch!, runs: rows, announcements };
 }
 
 /**

@@ -13,6 +13,7 @@ import {
 } from '../conversations';
 import type { Identity } from '../identity/identity';
 import { findPage } from '../shared/pagination';
+import { onBehalfOfCaller } from '../runs/runGate';
 
 /** A tutor session is a conversation of the `tutor` channel; its topic is the conversation's subject. */
 export type TutorSessionView = Omit<ConversationView, 'channel' | 'channelRef' | 'subject'> & { topic: string };
@@ -58,6 +59,7 @@ export async function sendMessage(
     conversationId: sessionId,
     messageId: messageId ?? randomUUID(),
     text,
+    onBehalfOf: onBehalfOfCaller(identity),
   });
   return { reply: turn.reply, runId: turn.runId, duplicate: turn.duplicate };
 }

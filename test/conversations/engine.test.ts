@@ -42,7 +42,13 @@ describe('conversation engine', () => {
   const open = () =>
     openConversation(deps(), { workspaceId: account.workspaceId, agentId, channel: 'phone', channelRef: 'call-1' });
   const turn = (conversationId: string, text: string, messageId = randomUUID()) =>
-    takeTurn(deps(), { workspaceId: account.workspaceId, conversationId, messageId, text });
+    takeTurn(deps(), {
+      workspaceId: account.workspaceId,
+      conversationId,
+      messageId,
+      text,
+      onBehalfOf: { kind: 'anonymous', workspaceId: account.workspaceId, reason: 'inbound_message' },
+    });
   const messages = (conversationId: string) =>
     h.orm.em.fork().find(ConversationMessage, { conversationId }, { orderBy: { seq: 'asc' } });
 
