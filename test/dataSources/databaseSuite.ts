@@ -99,6 +99,26 @@ export function databaseSourceSuite(type: 'postgres' | 'mysql', sample: () => Pr
     expect((await ok(call('POST', `/v1/data-sources/${bad.id}/test`, manager), 200)).ok).toBe(true);
   });
 
+  it('asks for the password again when the host, port or user changes, and keeps the stored one in place', async () => {
+    const moved = await create({ name: 'Moved' });
+    const path = `/v1/data-sources/${moved.id}`;
+    const before = await h.orm.em.fork().findOneOrFail(DataSource, moved.id);
+    for (const change of [{ host: 'localhost' }, { port: db.port + 1 }, { user: 'someone_else' }]) {
+      const e = await error(call('PATCH', path, manager, { config: change }), 400, 'validation_error');
+      expect(e.details.issues).toEqual([{ path: 'config.password', message: expect.any(String) }]);
+    }
+    const after = await h.orm.em.fork().findOneOrFail(DataSource, moved.id);
+    expect(after.config).toEqual(before.config);
+    expect(after.secret).toBe(before.secret);
+    // the same host again, or settings that keep the password on the same server, need no password
+    await ok(call('PATCH', path, manager, { config: { host: db.host, database: db.database, ssl: false } }), 200);
+    const withPassword = await ok(
+      call('PATCH', path, manager, { config: { host: 'localhost', password: 'a-new-one' } }),
+      200,
+    );
+    expect(withPassword.config.host).toBe('localhost');
+  });
+
   it('lists objects and describes their columns', async () => {
     const { objects } = await ok(call('GET', `/v1/data-sources/${sourceId}/objects`, reader), 200);
     expect(objects).toEqual(
