@@ -29,6 +29,7 @@ export function runsQueueActivities(config: Config, orm: Orm, temporal: Temporal
       resolver: createResolver(config.dnsServers),
       orm,
       storage: createStorage(config.storageUrl),
+      zipLimits: config.zipLimits,
     }),
     temporal,
   });

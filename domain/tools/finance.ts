@@ -2,6 +2,7 @@ import type { ToolSpec } from '../../workflows/agentTurn';
 import type { Orm } from '../../db/orm';
 import { FinanceRun } from '../../db/entities/FinanceRun';
 import type { Storage } from '../../platform/storage/storage';
+import type { ZipLimits } from '../../platform/zipGuard';
 import { applyMatches, proposeMatches } from '../finance/reconcile';
 import { buildReport } from '../finance/report';
 
@@ -43,6 +44,7 @@ export async function runFinanceTool(
   name: string,
   runId: string,
   args: Record<string, unknown>,
+  zipLimits: ZipLimits,
 ): Promise<string> {
   const em = orm.em.fork();
   const financeRun = await em.findOne(FinanceRun, { runId });
@@ -52,6 +54,6 @@ export async function runFinanceTool(
     return JSON.stringify(await buildReport(em, storage, financeRun));
   }
   if (financeRun.kind !== 'reconciliation') throw new Error(`${name} belongs to reconciliation runs`);
-  if (name === FINANCE_RECONCILE) return JSON.stringify(await proposeMatches(em, storage, financeRun));
+  if (name === FINANCE_RECONCILE) return JSON.stringify(await proposeMatches(em, storage, financeRun, zipLimits));
   return JSON.stringify(await applyMatches(em, financeRun, args));
 }

@@ -14,6 +14,7 @@ import {
 } from './calendar';
 import { FINANCE_TOOL_SPECS, FINANCE_TOOLS, runFinanceTool } from './finance';
 import type { Storage } from '../../platform/storage/storage';
+import { DEFAULT_ZIP_LIMITS, type ZipLimits } from '../../platform/zipGuard';
 
 /** The built-in tool catalogue (`GET /v1/tools`, docs/api/agents.md). */
 export { ASK_USER };
@@ -68,6 +69,8 @@ export function createToolRegistry(opts: {
   orm?: Orm;
   /** The file library's storage, for the finance tools (the worker passes it). */
   storage?: Storage;
+  /** What a workbook the finance tools read may inflate to (`SVC_MAX_INFLATED_BYTES` and the rest). */
+  zipLimits?: ZipLimits;
 }): ToolRegistry {
   const byName = new Map(TOOL_SPECS.map((t) => [t.name, t]));
   return {
@@ -89,7 +92,14 @@ export function createToolRegistry(opts: {
       }
       if (FINANCE_TOOLS.includes(call.name)) {
         if (!opts.orm || !opts.storage || !context) throw new Error(`${call.name} is not available here`);
-        return runFinanceTool(opts.orm, opts.storage, call.name, context.runId, call.args);
+        return runFinanceTool(
+          opts.orm,
+          opts.storage,
+          call.name,
+          context.runId,
+          call.args,
+          opts.zipLimits ?? DEFAULT_ZIP_LIMITS,
+        );
       }
       if (call.name !== 'http_request') throw new Error(`unknown tool ${call.name}`);
       const args = call.args as { url?: unknown; method?: unknown; headers?: unknown; body?: unknown };
