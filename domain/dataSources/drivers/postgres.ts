@@ -106,8 +106,10 @@ export async function openPostgres(target: DatabaseTarget): Promise<Driver> {
         () =>
           new Promise<void>((resolve, reject) => {
             // completion through the callback: with a query timeout set, the client takes over the events
-            const query = new Query({ text: sql, values, rowMode: 'array' } as never, undefined, (err: Error | null) =>
-              err && !budget.spent ? reject(err) : resolve(),
+            const query = new Query(
+              { text: sql, values, rowMode: 'array' } as never,
+              undefined,
+              (err?: Error | null) => (err && !budget.spent ? reject(err) : resolve()),
             );
             query.on('row', (row: unknown[]) => {
               if (!budget.take(row) && budget.spent) socket.destroy();
