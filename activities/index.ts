@@ -44,6 +44,7 @@ export function createActivities(deps: ActivityDeps) {
         box: createSecretBox(deps.config.secretsKey),
         allowPrivate: deps.config.allowPrivateEgress,
         resolver: createResolver(deps.config.dnsServers),
+        maxReadBytes: deps.config.maxReadBytes,
       },
     }),
     ...createEvalActivities(deps),

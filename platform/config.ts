@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { isDnsServer } from './net/dnsServers';
 import { parseSecretsKey } from './secrets';
+import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zipGuard';
 
 /**
  * Every setting the processes read, validated once at start-up and passed down: one module, and a
@@ -64,6 +65,11 @@ const envSchema = z.object({
   SVC_MAX_IMPORT_BYTES: intFrom(25 * 1024 * 1024),
   SVC_MAX_STREAMS: intFrom(20),
   SVC_MAX_KNOWLEDGE_CHARS: intFrom(5 * 1024 * 1024),
+  SVC_MAX_INFLATED_BYTES: intFrom(DEFAULT_ZIP_LIMITS.maxInflatedBytes),
+  SVC_MAX_INFLATED_ENTRY_BYTES: intFrom(DEFAULT_ZIP_LIMITS.maxEntryBytes),
+  SVC_MAX_ZIP_ENTRIES: intFrom(DEFAULT_ZIP_LIMITS.maxEntries),
+  SVC_MAX_ZIP_RATIO: intFrom(DEFAULT_ZIP_LIMITS.maxRatio),
+  SVC_MAX_READ_BYTES: intFrom(10 * 1024 * 1024),
   SVC_STORAGE_URL: z
     .string()
     .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as file:///var/lib/svc/storage')
@@ -155,6 +161,10 @@ export interface Config {
   maxImportBytes: number;
   /** Characters of text one knowledge document may hold (docs/api/knowledge.md). */
   maxKnowledgeChars: number;
+  /** What an XLSX (zip) file from a caller may inflate to before a parser sees it (docs/api/limits.md). */
+  zipLimits: ZipLimits;
+  /** Bytes of rows one read of a data source may hold (docs/api/data-sources.md). */
+  maxReadBytes: number;
   /** Open event streams per workspace in one API process (docs/api/limits.md). */
   maxStreams: number;
   /** Where file bytes live (`file://` directory; `s3://` is not built yet). */
@@ -264,6 +274,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     appUploadTotalBytes: e.SVC_APP_UPLOAD_TOTAL_BYTES,
     maxImportBytes: e.SVC_MAX_IMPORT_BYTES,
     maxKnowledgeChars: e.SVC_MAX_KNOWLEDGE_CHARS,
+    zipLimits: {
+      maxInflatedBytes: e.SVC_MAX_INFLATED_BYTES,
+      maxEntryBytes: e.SVC_MAX_INFLATED_ENTRY_BYTES,
+      maxEntries: e.SVC_MAX_ZIP_ENTRIES,
+      maxRatio: e.SVC_MAX_ZIP_RATIO,
+    },
+    maxReadBytes: e.SVC_MAX_READ_BYTES,
     maxStreams: e.SVC_MAX_STREAMS,
     storageUrl: e.SVC_STORAGE_URL || pathToFileURL(path.resolve(process.cwd(), '.data/storage')).href,
     allowPrivateWebhooks: e.SVC_ALLOW_PRIVATE_WEBHOOKS,

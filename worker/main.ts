@@ -30,7 +30,7 @@ export function runsQueueActivities(config: Config, orm: Orm, temporal: Temporal
     models: createModelRegistry(config.openai),
     tools: registerAreaTools(
       createToolRegistry({ allowPrivate: config.allowPrivateEgress, resolver: createResolver(config.dnsServers) }),
-      { orm, storage: createStorage(config.storageUrl) },
+      { orm, storage: createStorage(config.storageUrl), zipLimits: config.zipLimits },
     ),
     channels: registerChannels(createChannelRegistry(), { orm, config }),
     temporal,

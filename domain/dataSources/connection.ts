@@ -5,6 +5,7 @@ import type { SecretBox } from '../../platform/secrets';
 import { ApiError, errors } from '../errors';
 import { openMysql } from './drivers/mysql';
 import { openPostgres } from './drivers/postgres';
+import { MAX_READ_BYTES } from './drivers/budget';
 import { openSheets } from './drivers/sheets';
 import type { Driver } from './drivers/types';
 
@@ -14,6 +15,8 @@ export interface SourceDeps {
   /** `SVC_ALLOW_PRIVATE_EGRESS`: database hosts may be private addresses (tests, local development). */
   allowPrivate: boolean;
   resolver?: Resolver;
+  /** Bytes of rows one read may answer (`SVC_MAX_READ_BYTES`); 10 MiB when not given. */
+  maxReadBytes?: number;
 }
 
 /** A failure of the source itself (unreachable, refused credentials, a statement it rejected). */
@@ -57,7 +60,8 @@ export async function withSource<T>(
   source: DataSource,
   fn: (driver: Driver) => Promise<T>,
 ): Promise<T> {
-  if (source.type === 'file') return fn(openSheets(em, source.id));
+  const maxReadBytes = deps.maxReadBytes ?? MAX_READ_BYTES;
+  if (source.type === 'file') return fn(openSheets(em, source.id, maxReadBytes));
   const config = source.config as DatabaseConfig;
   let password = '';
   try {
@@ -69,7 +73,7 @@ export async function withSource<T>(
   let driver: Driver;
   try {
     const address = await resolvePublicHost(config.host, { allowPrivate: deps.allowPrivate, resolver: deps.resolver });
-    const target = { ...config, ssl: config.ssl === true, password, address };
+    const target = { ...config, ssl: config.ssl === true, password, address, maxReadBytes };
     driver = source.type === 'postgres' ? await openPostgres(target) : await openMysql(target);
   } catch (err) {
     throw failure(err, secrets);

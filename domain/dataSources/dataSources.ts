@@ -57,8 +57,15 @@ export async function listDataSources(
 }
 
 /**
+ * Settings that say where the password goes: a new value for any of them needs the password again, so a
+ * source moved to another server (or user) never carries the stored password there.
+ */
+const PASSWORD_BOUND = ['host', 'port', 'user'] as const;
+
+/**
  * Renames a source or changes its connection settings (any subset; a password given replaces the
  * stored one). A changed connection is `untested` again. A file source has no settings: 400.
+ * @throws 400 `validation_error` at `config.password` for a new host, port or user without the password
  */
 export async function updateDataSource(
   em: EntityManager,
@@ -74,6 +81,13 @@ export async function updateDataSource(
       throw errors.validation([{ path: 'config', message: 'A file data source has no connection settings' }]);
     }
     const { password, ...rest } = input.config;
+    const stored = source.config as DatabaseConfig;
+    const moved = PASSWORD_BOUND.filter((k) => rest[k] !== undefined && rest[k] !== stored[k]);
+    if (moved.length > 0 && password === undefined) {
+      throw errors.validation([
+        { path: 'config.password', message: `Give the password again when changing ${moved.join(', ')}` },
+      ]);
+    }
     source.config = { ...(source.config as DatabaseConfig), ...rest };
     if (password !== undefined) source.secret = box.seal(password);
     source.status = 'untested';

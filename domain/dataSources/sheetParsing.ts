@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { SheetColumn } from '../../db/entities/DataSourceSheet';
+import { streamWorkbook } from '../../platform/xlsxReader';
+import type { GuardedZip } from '../../platform/zipGuard';
 import { errors } from '../errors';
 
 /** A parsed sheet: its typed columns and rows (arrays in column order). */
@@ -95,14 +97,14 @@ function cellValue(value: ExcelJS.CellValue): unknown {
 }
 
 /**
- * Parses an XLSX workbook, streaming: one sheet per worksheet, named `<file>.<worksheet>`.
+ * Parses an XLSX workbook the zip guard checked, streaming: one sheet per worksheet, named `<file>.<worksheet>`.
  * @throws 400 for a file that is not an XLSX workbook or holds too much
  */
-export async function parseXlsx(base: string, input: Readable): Promise<ParsedSheet[]> {
+export async function parseXlsx(base: string, zip: GuardedZip): Promise<ParsedSheet[]> {
   const sheets: ParsedSheet[] = [];
   let total = 0;
   try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+    const reader = streamWorkbook(zip, {
       sharedStrings: 'cache',
       hyperlinks: 'ignore',
       styles: 'ignore',
@@ -121,7 +123,6 @@ export async function parseXlsx(base: string, input: Readable): Promise<ParsedSh
       sheets.push(typeSheet(`${base}.${ws.name}`.slice(0, 255), records));
     }
   } catch (err) {
-    input.destroy();
     if ((err as { code?: string }).code === 'validation_error') throw err;
     throw errors.validation([{ path: 'file', message: 'Not a readable XLSX workbook' }]);
   }

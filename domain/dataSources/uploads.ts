@@ -1,7 +1,9 @@
+import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DataSource } from '../../db/entities/DataSource';
 import { DataSourceSheet } from '../../db/entities/DataSourceSheet';
 import type { Storage } from '../../platform/storage/storage';
+import { guardZip, ZipRefused, type GuardedZip, type ZipLimits } from '../../platform/zipGuard';
 import { errors } from '../errors';
 import { findDataSource } from './dataSources';
 import { parseCsv, parseXlsx } from './sheetParsing';
@@ -30,16 +32,30 @@ function formatOf(filename: string, mime: string): 'csv' | 'xlsx' {
   throw errors.validation([{ path: 'file', message: 'Upload a CSV (.csv) or XLSX (.xlsx) file' }]);
 }
 
+/** The upload's bytes as the zip guard passes them. @throws 400 at `file` for an archive it refuses */
+async function guardedUpload(input: Readable, limits: ZipLimits): Promise<GuardedZip> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of input) chunks.push(chunk as Buffer);
+  try {
+    return await guardZip(Buffer.concat(chunks), limits);
+  } catch (err) {
+    if (err instanceof ZipRefused) throw errors.validation([{ path: 'file', message: err.message }]);
+    throw err;
+  }
+}
+
 /**
  * Parses an upload already in storage under `key` into the source's sheets (a CSV file is one sheet
  * named after the file; an XLSX workbook one per worksheet, `<file>.<worksheet>`), replacing sheets of
  * the same names, and deletes the bytes: the sheets are what is kept (docs/api/data-sources.md).
- * @throws {ApiError} 400 for a file that is not CSV/XLSX or cannot be parsed
+ * An XLSX file passes the zip guard first (`zipLimits`, docs/api/limits.md).
+ * @throws {ApiError} 400 for a file that is not CSV/XLSX, cannot be parsed or inflates past the limits
  */
 export async function storeSheets(
   em: EntityManager,
   storage: Storage,
   source: DataSource,
+  zipLimits: ZipLimits,
   upload: { key: string; filename: string; mime: string },
 ): Promise<{ objects: Array<{ name: string; kind: 'sheet'; rows: number }> }> {
   let parsed;
@@ -47,7 +63,8 @@ export async function storeSheets(
     const format = formatOf(upload.filename, upload.mime);
     const base = upload.filename.replace(/\.[^.]+$/, '') || upload.filename;
     const input = await storage.get(upload.key);
-    parsed = format === 'csv' ? await parseCsv(base, input) : await parseXlsx(base, input);
+    parsed =
+      format === 'csv' ? await parseCsv(base, input) : await parseXlsx(base, await guardedUpload(input, zipLimits));
   } finally {
     await storage.delete(upload.key);
   }

@@ -1,10 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
 import PDFParser from 'pdf2json';
 import { File } from '../../db/entities/File';
 import type { Storage } from '../../platform/storage/storage';
+import { loadWorkbook } from '../../platform/xlsxReader';
+import { guardZip, type ZipLimits } from '../../platform/zipGuard';
 import { detectSeparator } from './csvImport';
 import { isoDate } from './dates';
 import { parseAmountMicros } from './money';
@@ -53,7 +54,8 @@ export function pdfText(bytes: Buffer): Promise<string> {
   });
 }
 
-async function sheetRows(bytes: Buffer, kind: 'csv' | 'xlsx'): Promise<string[][]> {
+/** The rows of a CSV or XLSX sheet; a workbook passes the zip guard first. @throws ZipRefused past its limits */
+async function sheetRows(bytes: Buffer, kind: 'csv' | 'xlsx', zipLimits: ZipLimits): Promise<string[][]> {
   if (kind === 'csv') {
     const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
     const rows: string[][] = [];
@@ -61,8 +63,7 @@ async function sheetRows(bytes: Buffer, kind: 'csv' | 'xlsx'): Promise<string[][
     for await (const record of parser as AsyncIterable<string[]>) rows.push(record);
     return rows;
   }
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(bytes as never);
+  const workbook = await loadWorkbook(await guardZip(bytes, zipLimits));
   const rows: string[][] = [];
   workbook.eachSheet((sheet) =>
     sheet.eachRow((row) => {
@@ -120,13 +121,14 @@ function document(file: File, where: string, text: string): FinanceDocument {
 
 /**
  * Reads the workspace's files among `fileIds` as documents. A file that cannot be read is reported in
- * `unreadable` (with why) rather than failing the run.
+ * `unreadable` (with why) rather than failing the run; so is a workbook the zip guard refuses (`zipLimits`).
  */
 export async function readDocuments(
   em: EntityManager,
   storage: Storage,
   workspaceId: string,
   fileIds: string[],
+  zipLimits: ZipLimits,
 ): Promise<{ documents: FinanceDocument[]; unreadable: Array<{ fileId: string; message: string }> }> {
   const files = await em.find(File, { id: { $in: fileIds }, workspace: workspaceId });
   const documents: FinanceDocument[] = [];
@@ -138,7 +140,7 @@ export async function readDocuments(
       if (ext === 'pdf' || file.mime === 'application/pdf') {
         documents.push(document(file, 'page', await pdfText(bytes)));
       } else if (ext === 'csv' || ext === 'xlsx') {
-        const rows = await sheetRows(bytes, ext);
+        const rows = await sheetRows(bytes, ext, zipLimits);
         rows.forEach((cells, i) => {
           if (i > 0) documents.push(document(file, `row ${i + 1}`, cells.join(' | ')));
         });

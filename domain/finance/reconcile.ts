@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { FinanceRun, type ProposedMatch } from '../../db/entities/FinanceRun';
 import { FinanceTransaction } from '../../db/entities/FinanceTransaction';
 import type { Storage } from '../../platform/storage/storage';
+import type { ZipLimits } from '../../platform/zipGuard';
 import { readDocuments, type FinanceDocument } from './documents';
 import { microsToAmount } from './money';
 import { dateText } from './presenters';
@@ -82,10 +83,11 @@ export async function proposeMatches(
   em: EntityManager,
   storage: Storage,
   financeRun: FinanceRun,
+  zipLimits: ZipLimits,
 ): Promise<{ matches: ProposedMatch[]; unreadable: Array<{ fileId: string; message: string }> }> {
   const params = financeRun.params as { from: string; to: string; fileIds: string[] };
   const workspaceId = financeRun.workspace.id;
-  const { documents, unreadable } = await readDocuments(em, storage, workspaceId, params.fileIds);
+  const { documents, unreadable } = await readDocuments(em, storage, workspaceId, params.fileIds, zipLimits);
   const transactions = await em.find(
     FinanceTransaction,
     { workspace: workspaceId, reconciled: false, date: { $gte: params.from, $lte: params.to } },

@@ -3,6 +3,7 @@ import type { ToolDeps, ToolRegistry } from '../tools/registry';
 import type { Orm } from '../../db/orm';
 import { FinanceRun } from '../../db/entities/FinanceRun';
 import type { Storage } from '../../platform/storage/storage';
+import { DEFAULT_ZIP_LIMITS, type ZipLimits } from '../../platform/zipGuard';
 import { applyMatches, proposeMatches } from './reconcile';
 import { buildReport } from './report';
 
@@ -42,6 +43,7 @@ export async function runFinanceTool(
   name: string,
   runId: string,
   args: Record<string, unknown>,
+  zipLimits: ZipLimits,
 ): Promise<string> {
   const em = orm.em.fork();
   const financeRun = await em.findOne(FinanceRun, { runId });
@@ -51,7 +53,7 @@ export async function runFinanceTool(
     return JSON.stringify(await buildReport(em, storage, financeRun));
   }
   if (financeRun.kind !== 'reconciliation') throw new Error(`${name} belongs to reconciliation runs`);
-  if (name === FINANCE_RECONCILE) return JSON.stringify(await proposeMatches(em, storage, financeRun));
+  if (name === FINANCE_RECONCILE) return JSON.stringify(await proposeMatches(em, storage, financeRun, zipLimits));
   return JSON.stringify(await applyMatches(em, financeRun, args));
 }
 
@@ -60,7 +62,14 @@ export function registerFinanceTools(tools: ToolRegistry, deps: ToolDeps): void 
   for (const spec of FINANCE_TOOL_SPECS) {
     tools.register(spec, (args, context) => {
       if (!deps.orm || !deps.storage || !context) throw new Error(`${spec.name} is not available here`);
-      return runFinanceTool(deps.orm, deps.storage, spec.name, context.runId, args);
+      return runFinanceTool(
+        deps.orm,
+        deps.storage,
+        spec.name,
+        context.runId,
+        args,
+        deps.zipLimits ?? DEFAULT_ZIP_LIMITS,
+      );
     });
   }
 }

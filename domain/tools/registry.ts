@@ -3,6 +3,7 @@ import { safeRequest } from '../../platform/net/safeHttp';
 import type { Orm } from '../../db/orm';
 import type { Resolver } from '../../platform/net/publicAddress';
 import type { Storage } from '../../platform/storage/storage';
+import type { ZipLimits } from '../../platform/zipGuard';
 
 /** The built-in tool catalogue (`GET /v1/tools`, docs/api/agents.md). */
 export { ASK_USER };
@@ -48,6 +49,8 @@ export interface ToolDeps {
   orm?: Orm;
   /** The file library's storage, for the finance tools. */
   storage?: Storage;
+  /** What a workbook the finance tools read may inflate to (`SVC_MAX_INFLATED_BYTES` and the rest). */
+  zipLimits?: ZipLimits;
 }
 
 export interface ToolRegistry {

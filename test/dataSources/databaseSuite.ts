@@ -3,7 +3,7 @@ import { DataSource } from '../../db/entities/DataSource';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { startApi, type Harness } from '../helpers/harness';
 import { error, ok } from '../helpers/responses';
-import { INJECTION_PAYLOADS, type SampleDatabase } from '../helpers/sampleSources';
+import { bigRowsTable, INJECTION_PAYLOADS, type SampleDatabase } from '../helpers/sampleSources';
 
 type Headers = Record<string, string>;
 
@@ -97,6 +97,26 @@ export function databaseSourceSuite(type: 'postgres' | 'mysql', sample: () => Pr
       200,
     );
     expect((await ok(call('POST', `/v1/data-sources/${bad.id}/test`, manager), 200)).ok).toBe(true);
+  });
+
+  it('asks for the password again when the host, port or user changes, and keeps the stored one in place', async () => {
+    const moved = await create({ name: 'Moved' });
+    const path = `/v1/data-sources/${moved.id}`;
+    const before = await h.orm.em.fork().findOneOrFail(DataSource, moved.id);
+    for (const change of [{ host: 'localhost' }, { port: db.port + 1 }, { user: 'someone_else' }]) {
+      const e = await error(call('PATCH', path, manager, { config: change }), 400, 'validation_error');
+      expect(e.details.issues).toEqual([{ path: 'config.password', message: expect.any(String) }]);
+    }
+    const after = await h.orm.em.fork().findOneOrFail(DataSource, moved.id);
+    expect(after.config).toEqual(before.config);
+    expect(after.secret).toBe(before.secret);
+    // the same host again, or settings that keep the password on the same server, need no password
+    await ok(call('PATCH', path, manager, { config: { host: db.host, database: db.database, ssl: false } }), 200);
+    const withPassword = await ok(
+      call('PATCH', path, manager, { config: { host: 'localhost', password: 'a-new-one' } }),
+      200,
+    );
+    expect(withPassword.config.host).toBe('localhost');
   });
 
   it('lists objects and describes their columns', async () => {
@@ -245,6 +265,40 @@ export function databaseSourceSuite(type: 'postgres' | 'mysql', sample: () => Pr
     await error(call('POST', `${base}/read`, other, { object: 'customers' }), 404, 'not_found');
     const list = await ok(call('GET', '/v1/data-sources', other), 200);
     expect(list.dataSources.map((s: { id: string }) => s.id)).not.toContain(sourceId);
+  });
+
+  it('stops a read at SVC_MAX_READ_BYTES and answers the rows that fit as truncated, even past one huge value', async () => {
+    const KiB = 1024;
+    // 400 KiB rows against a 1 MiB budget: two fit; then an 8 MiB value, cut on the wire past the budget
+    const table = await bigRowsTable(type, [400 * KiB, 400 * KiB, 400 * KiB, 400 * KiB, 400 * KiB]);
+    const huge = await bigRowsTable(type, [100 * KiB, 8 * 1024 * KiB, 100 * KiB]);
+    const small = await startApi({ allowPrivateEgress: true, maxReadBytes: 1024 * KiB });
+    try {
+      const readSmall = (object: string) =>
+        ok(
+          small.request(`/v1/data-sources/${sourceId}/read`, {
+            method: 'POST',
+            headers: reader,
+            json: { object, orderBy: [{ column: 'id' }], limit: 1000 },
+          }),
+          200,
+        );
+      const capped = await readSmall(table.name);
+      expect(capped.truncated).toBe(true);
+      expect(capped.rows.map((r: { id: number }) => r.id)).toEqual([1, 2]);
+      const rss = process.memoryUsage().rss;
+      const cut = await readSmall(huge.name);
+      expect(cut.truncated).toBe(true);
+      expect(cut.rows.map((r: { id: number }) => r.id)).toEqual([1]);
+      expect(process.memoryUsage().rss - rss).toBeLessThan(100 * 1024 * KiB);
+      // the same rows under the default budget are all there
+      const all = await ok(read({ object: table.name, columns: ['id'], limit: 1000 }), 200);
+      expect(all).toMatchObject({ truncated: false, rows: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }, { id: 5 }] });
+    } finally {
+      await small.close();
+      await table.drop();
+      await huge.drop();
+    }
   });
 
   it('keeps database hosts behind the public-address guard unless private egress is allowed', async () => {

@@ -118,3 +118,54 @@ export const INJECTION_PAYLOADS = [
   '1); SELECT pg_sleep(5); --',
   "\\'; DROP TABLE customers; --",
 ];
+
+/**
+ * A table of the sample database with one text row per size given (`id` 1, 2, … and `body` of that many
+ * `x`), readable by the sample's reader; answers its name and a function that drops it.
+ */
+export async function bigRowsTable(
+  type: 'postgres' | 'mysql',
+  sizes: number[],
+): Promise<{ name: string; drop: () => Promise<void> }> {
+  const name = `big_rows_${Math.random().toString(36).slice(2, 10)}`;
+  if (type === 'postgres') {
+    const url = adminUrl();
+    url.pathname = '/svc_sample';
+    const db = new Client({ connectionString: url.href });
+    await db.connect();
+    try {
+      await db.query(`create table ${name} (id int primary key, body text not null)`);
+      for (const [i, size] of sizes.entries()) {
+        await db.query(`insert into ${name} values ($1, repeat('x', $2))`, [i + 1, size]);
+      }
+      await db.query(`grant select on ${name} to svc_reader`);
+    } finally {
+      await db.end();
+    }
+    return {
+      name,
+      drop: async () => {
+        const c = new Client({ connectionString: url.href });
+        await c.connect();
+        await c.query(`drop table ${name}`).finally(() => c.end());
+      },
+    };
+  }
+  const port = Number(process.env.SVC_MARIADB_PORT);
+  const admin = () => createConnection({ host: '127.0.0.1', port, user: 'svc', database: 'svc_sample' });
+  const db = await admin();
+  try {
+    await db.query(`create table ${name} (id int primary key, body longtext not null)`);
+    for (const [i, size] of sizes.entries())
+      await db.query(`insert into ${name} values (?, repeat('x', ?))`, [i + 1, size]);
+  } finally {
+    await db.end();
+  }
+  return {
+    name,
+    drop: async () => {
+      const c = await admin();
+      await c.query(`drop table ${name}`).finally(() => c.end());
+    },
+  };
+}

@@ -84,10 +84,10 @@ export function dataSourceUploadRoutes(deps: { config: Config; storage: Storage 
         if (uploadKind(ctx, maxBytes) === 'raw') {
           const meta = rawFileMeta(ctx);
           await receiveRaw(ctx, storage, key, maxBytes);
-          ctx.body = await storeSheets(em, storage, source, { key, ...meta });
+          ctx.body = await storeSheets(em, storage, source, deps.config.zipLimits, { key, ...meta });
         } else {
           const { filename, mime } = await receiveMultipart(ctx, storage, key, maxBytes);
-          ctx.body = await storeSheets(em, storage, source, { key, filename, mime });
+          ctx.body = await storeSheets(em, storage, source, deps.config.zipLimits, { key, filename, mime });
         }
         ctx.status = 201;
       },

@@ -9,5 +9,6 @@ export function sourceDeps(config: Config): SourceDeps {
     box: createSecretBox(config.secretsKey),
     allowPrivate: config.allowPrivateEgress,
     resolver: createResolver(config.dnsServers),
+    maxReadBytes: config.maxReadBytes,
   };
 }

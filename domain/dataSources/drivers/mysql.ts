@@ -1,5 +1,7 @@
 import net from 'node:net';
+import type { Connection as CoreConnection } from 'mysql2';
 import { createConnection, type RowDataPacket } from 'mysql2/promise';
+import { meterSocket, RowBudget, wireLimit } from './budget';
 import { buildSelect, mysqlDialect } from './sql';
 import type { DatabaseTarget } from './target';
 import { jsonValue, STATEMENT_TIMEOUT_MS, type Driver, type ReadPlan, type SourceColumn } from './types';
@@ -15,11 +17,14 @@ const COLUMNS_SQL = `select column_name as name, column_type as type, is_nullabl
  * `max_execution_time` on MySQL) (docs/api/data-sources.md).
  */
 export async function openMysql(target: DatabaseTarget): Promise<Driver> {
+  const socket = net.connect({ host: target.address, port: target.port });
+  let onCut = () => undefined as void;
+  const meter = meterSocket(socket, wireLimit(target.maxReadBytes), () => onCut());
   const conn = await createConnection({
     // TLS names the configured host; the socket goes to the address the guard checked
     host: target.host,
     port: target.port,
-    stream: () => net.connect({ host: target.address, port: target.port }),
+    stream: () => socket,
     database: target.database,
     user: target.user,
     password: target.password,
@@ -72,20 +77,35 @@ export async function openMysql(target: DatabaseTarget): Promise<Driver> {
     },
     async read(plan: ReadPlan) {
       const { sql, values } = buildSelect(mysqlDialect, mysqlDialect.quote(plan.object), plan);
-      const [rows] = await readOnly(() =>
-        conn.query<RowDataPacket[]>({ sql, values, rowsAsArray: true, timeout: STATEMENT_TIMEOUT_MS + 2000 }),
-      );
-      const list = rows as unknown as unknown[][];
+      // rows one by one into a byte budget, as the PostgreSQL driver does (postgres.ts)
+      const budget = new RowBudget(target.maxReadBytes, plan.limit);
+      onCut = () => budget.cut();
+      const core = (conn as unknown as { connection: CoreConnection }).connection;
+      await readOnly(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const query = core.query({ sql, values, rowsAsArray: true, timeout: STATEMENT_TIMEOUT_MS + 2000 });
+            query.on('result', (row) => {
+              if (!budget.take(row as unknown as unknown[]) && budget.spent) socket.destroy();
+            });
+            query.on('end', () => resolve());
+            query.on('error', (err) => (budget.spent ? resolve() : reject(err)));
+            meter.arm();
+          }),
+      ).finally(() => meter.disarm());
       return {
         columns: plan.columns,
-        rows: list.slice(0, plan.limit).map((row) => {
+        rows: budget.rows.map((row) => {
           const out: Record<string, unknown> = {};
           plan.columns.forEach((c, i) => (out[c] = jsonValue(row[i])));
           return out;
         }),
-        truncated: list.length > plan.limit,
+        truncated: budget.truncated,
       };
     },
-    close: () => conn.end().catch(() => undefined),
+    close: async () => {
+      if (socket.destroyed) conn.destroy();
+      else await conn.end().catch(() => undefined);
+    },
   };
 }

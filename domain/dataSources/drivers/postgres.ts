@@ -1,4 +1,6 @@
-import { Client, types } from 'pg';
+import { Socket } from 'node:net';
+import { Client, Query, types } from 'pg';
+import { meterSocket, RowBudget, wireLimit } from './budget';
 import { buildSelect, postgresDialect } from './sql';
 import type { DatabaseTarget } from './target';
 import {
@@ -31,7 +33,11 @@ const COLUMNS_SQL = `select column_name as name, data_type as type, is_nullable 
  * runs inside `BEGIN READ ONLY` with a 10 s `statement_timeout` (docs/api/data-sources.md).
  */
 export async function openPostgres(target: DatabaseTarget): Promise<Driver> {
+  const socket = new Socket();
+  let onCut = () => undefined as void;
+  const meter = meterSocket(socket, wireLimit(target.maxReadBytes), () => onCut());
   const client = new Client({
+    stream: () => socket,
     host: target.address,
     port: target.port,
     database: target.database,
@@ -91,14 +97,33 @@ export async function openPostgres(target: DatabaseTarget): Promise<Driver> {
       if (!object) throw new Error(`object ${plan.object} disappeared`);
       const from = `${postgresDialect.quote(object.schema)}.${postgresDialect.quote(object.table)}`;
       const { sql, values } = buildSelect(postgresDialect, from, plan);
-      // rows as arrays: two selected columns of one name cannot collide, and the order is the plan's
-      const res = await readOnly(() => client.query({ text: sql, values, rowMode: 'array' }));
-      const rows = (res.rows as unknown[][]).slice(0, plan.limit).map((row) => {
+      // rows as arrays: two selected columns of one name cannot collide, and the order is the plan's. They
+      // arrive one by one into a byte budget; a spent budget, or a value too big for it on the wire, cuts the
+      // connection (this driver is closed after the read anyway) and answers the rows that fit
+      const budget = new RowBudget(target.maxReadBytes, plan.limit);
+      onCut = () => budget.cut();
+      await readOnly(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            // completion through the callback: with a query timeout set, the client takes over the events
+            const query = new Query(
+              { text: sql, values, rowMode: 'array' } as never,
+              undefined,
+              (err?: Error | null) => (err && !budget.spent ? reject(err) : resolve()),
+            );
+            query.on('row', (row: unknown[]) => {
+              if (!budget.take(row) && budget.spent) socket.destroy();
+            });
+            meter.arm();
+            void client.query(query);
+          }),
+      ).finally(() => meter.disarm());
+      const rows = budget.rows.map((row) => {
         const out: Record<string, unknown> = {};
         plan.columns.forEach((c, i) => (out[c] = jsonValue(row[i])));
         return out;
       });
-      return { columns: plan.columns, rows, truncated: res.rows.length > plan.limit };
+      return { columns: plan.columns, rows, truncated: budget.truncated };
     },
     close: () => client.end().catch(() => undefined),
   };

@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DataSourceSheet } from '../../../db/entities/DataSourceSheet';
+import { RowBudget } from './budget';
 import type { Driver, ReadPlan, Scalar } from './types';
 import { likeMatcher } from './likePattern';
 
 /** A file source: its sheets live in PostgreSQL, parsed at upload (files.ts); reads filter them here. */
-export function openSheets(em: EntityManager, dataSourceId: string): Driver {
+export function openSheets(em: EntityManager, dataSourceId: string, maxReadBytes: number): Driver {
   const load = (name: string) => em.findOne(DataSourceSheet, { dataSourceId, name }, { populate: ['rows'] });
   return {
     async ping() {},
@@ -35,10 +36,12 @@ export function openSheets(em: EntityManager, dataSourceId: string): Driver {
           return 0;
         });
       }
+      const budget = new RowBudget(maxReadBytes, plan.limit);
+      for (const row of rows) if (!budget.take(plan.columns.map((c) => at(row, c)))) break;
       return {
         columns: plan.columns,
-        rows: rows.slice(0, plan.limit).map((row) => Object.fromEntries(plan.columns.map((c) => [c, at(row, c)]))),
-        truncated: rows.length > plan.limit,
+        rows: budget.rows.map((values) => Object.fromEntries(plan.columns.map((c, i) => [c, values[i]]))),
+        truncated: budget.truncated,
       };
     },
     async close() {},

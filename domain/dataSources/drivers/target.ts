@@ -9,4 +9,6 @@ export interface DatabaseTarget {
   user: string;
   password: string;
   ssl: boolean;
+  /** Bytes of rows one read may answer (`SVC_MAX_READ_BYTES`). */
+  maxReadBytes: number;
 }
