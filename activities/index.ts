@@ -6,7 +6,7 @@ import { createFlowActivities } from './flows';
 import { createRunActivities } from './runs';
 import type { ToolRegistry } from '../domain/tools/registry';
 import type { Temporal } from '../platform/temporal';
-import { announceRun, recordRunDeliveries, type AnnouncedRun } from '../domain/webhooks/dispatch';
+import { announceRun } from '../domain/webhooks/dispatch';
 import { createWebhookActivities } from './webhooks';
 import { createSavedTableActivities } from './savedTables';
 import { createSecretBox } from '../platform/secrets';
@@ -62,10 +62,6 @@ export function createActivities(deps: ActivityDeps) {
       models: deps.models,
       adapters: createChannelAdapters({ orm: deps.orm, config: deps.config }),
     }),
-    /** The fan-out of histories from before the first attempts moved in (fanOutFirstAttempts, webhook queue). */
-    async fanOutWebhooks(run: AnnouncedRun): Promise<string[]> {
-      return recordRunDeliveries(deps.orm.em.fork(), run);
-    },
   };
 }
 
