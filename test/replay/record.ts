@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../platform/config';
-import { saveOutputWorkflow } from '../../workflows/outputDelivery';
 import { phoneCallWorkflow } from '../../workflows/phoneCall';
 import { savedTableRefreshWorkflow } from '../../workflows/savedTableRefresh';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
-import { webhookTaskQueue } from '../../workflows/taskQueues';
 import { conversationWorkflowId } from '../../workflows/conversationMessages';
 import { runWorkflowId } from '../../workflows/messages';
 import type { Harness } from '../helpers/harness';
@@ -201,37 +199,6 @@ describe('record workflow histories for the replay test', () => {
       typedSearchAttributes,
     });
     await save('saved-table-refresh', refresh.workflowId);
-  });
-
-  it('a save-output to a connection, as a workflow of its own', async () => {
-    const rx = await startReceiver();
-    try {
-      const { account } = await signUpScale();
-      const key = bearer(await createKey(h, account, [...FLOW_SCOPES]));
-      const conn = await h.request('/v1/output-connections', {
-        method: 'POST',
-        headers: key,
-        json: { name: 'sink', type: 'http', url: rx.url, secret: 's'.repeat(16) },
-      });
-      const connectionId = ((await conn.json()) as { id: string }).id;
-      const taskQueue = h.config.temporal.taskQueue;
-      const saved = await h.temporal.client.workflow.start(saveOutputWorkflow, {
-        workflowId: `save-output-${randomUUID()}`,
-        taskQueue,
-        args: [
-          {
-            workspaceId: account.workspaceId,
-            connectionId,
-            output: { rows: 1 },
-            deliveryQueue: webhookTaskQueue(taskQueue),
-          },
-        ],
-        typedSearchAttributes: [{ key: SvcWorkspaceId, value: account.workspaceId }],
-      });
-      await save('save-output', saved.workflowId);
-    } finally {
-      await rx.close();
-    }
   });
 
   it('a run whose conversation is stored: a question, its answer, a tool call, the output', async () => {
