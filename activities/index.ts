@@ -6,7 +6,6 @@ import { createFlowActivities } from './flows';
 import { createRunActivities } from './runs';
 import type { ToolRegistry } from '../domain/tools/registry';
 import type { Temporal } from '../platform/temporal';
-import { recordRunDeliveries, type AnnouncedRun } from '../domain/webhooks/dispatch';
 import { announceRunStatus } from '../domain/runs/statusAnnouncement';
 import { createWebhookActivities } from './webhooks';
 import { createSavedTableActivities } from './savedTables';
@@ -62,10 +61,6 @@ export function createActivities(deps: ActivityDeps) {
       channels: deps.channels,
       config: deps.config,
     }),
-    /** The fan-out of histories from before the first attempts moved in (fanOutFirstAttempts, webhook queue). */
-    async fanOutWebhooks(run: AnnouncedRun): Promise<string[]> {
-      return recordRunDeliveries(deps.orm.em.fork(), run);
-    },
   };
 }
 

@@ -15,13 +15,6 @@ export function createRunActivities(deps: RunExecutionDeps) {
   const run = createRunExecution(deps);
   const turns = createStoredTurns(deps, run);
   return {
-    async startRun(runId) {
-      try {
-        return await run.startRun(runId);
-      } catch (err) {
-        throw notExecutable(err);
-      }
-    },
     async beginRun(runId) {
       try {
         return await turns.beginRun(runId);
@@ -33,22 +26,6 @@ export function createRunActivities(deps: RunExecutionDeps) {
     recordStep: run.recordStep,
     recordAnswer: turns.recordAnswer,
     finishRun: run.finishRun,
-    modelTurn: (runId, index, req) =>
-      withHeartbeat(async (signal) => {
-        try {
-          return await run.modelTurn(runId, index, req, signal);
-        } catch (err) {
-          throw err instanceof ModelError ? modelFailure(err) : notExecutable(err);
-        }
-      }),
-    runTool: (runId, index, call) =>
-      withHeartbeat(async (signal) => {
-        try {
-          return await run.runTool(runId, index, call, signal);
-        } catch (err) {
-          throw notExecutable(err);
-        }
-      }),
     nextTurn: (runId, index, at) =>
       withHeartbeat(async (signal) => {
         try {

@@ -6,7 +6,7 @@ import type { InputPayload, PendingAction, RunError, RunStatus } from './message
  * outside this folder; the worker's factories (activities/) implement them and say so with `satisfies`.
  */
 
-/** What a run executes, loaded when it starts (runs started before the conversation moved to PostgreSQL). */
+/** What a run executes, loaded when it starts (domain/runs/execution.ts); the workflow gets its settings only. */
 export interface RunPlan {
   modelId: string;
   instructions: string | null;
@@ -33,11 +33,8 @@ export interface ModelTurnRequest {
 
 /**
  * What the workflow needs when a run starts: its agent version's settings. The model, instructions,
- * tools and input stay in PostgreSQL, where each turn loads them.
- */
-/**
- * What a run whose conversation is stored starts with. `turnsInProcess`: its model's turns are computed in
- * the worker with no I/O (the built-ins), so the workflow may run them as local activities.
+ * tools and input stay in PostgreSQL, where each turn loads them. `turnsInProcess`: its model's turns are
+ * computed in the worker with no I/O (the built-ins), so the workflow may run them as local activities.
  */
 export type RunStart = { settings: AgentSettings; turnsInProcess?: boolean } | { endedAs: RunStatus };
 
@@ -48,12 +45,10 @@ export type TurnDecision =
   | { kind: 'fail'; message: string };
 
 /**
- * `startRun`, `modelTurn` and `runTool` carry the conversation through the workflow (runs recorded
- * before the `run-conversation-in-db` patch); `beginRun`, `nextTurn`, `useTool` and `recordAnswer` pass
+ * The conversation of a run stays in PostgreSQL: `beginRun`, `nextTurn`, `useTool` and `recordAnswer` pass
  * ids and message indexes only (`at`: where the message they store goes in the run's conversation).
  */
 export interface RunActivities {
-  startRun(runId: string): Promise<RunPlan | { endedAs: RunStatus }>;
   beginRun(runId: string): Promise<RunStart>;
   /** With `announcesInline`, returns the announcement of the status it wrote, when someone listens. */
   transition(runId: string, patch: TransitionPatch, opts?: StatusWriteOptions): Promise<AnnouncedRun | null>;
@@ -64,8 +59,6 @@ export interface RunActivities {
     status: StepStatus,
     detail: Record<string, unknown>,
   ): Promise<void>;
-  modelTurn(runId: string, index: number, req: ModelTurnRequest): Promise<TurnResult>;
-  runTool(runId: string, index: number, call: ToolCall): Promise<string>;
   nextTurn(runId: string, index: number, at: number): Promise<TurnDecision>;
   useTool(runId: string, index: number, at: number, callId: string): Promise<void>;
   recordAnswer(runId: string, index: number, at: number, callId: string, given: InputPayload): Promise<void>;
@@ -74,8 +67,8 @@ export interface RunActivities {
 }
 
 /**
- * How a status write announces its status. Without `announcesInline` (runs recorded before the
- * `run-paths-2026-11-24` patch), it starts a webhook fan-out workflow itself; with it, it returns the
+ * How a status write announces its status. Without `announcesInline` (a child run's writes, and those made
+ * outside a run's workflow), it starts a webhook fan-out workflow itself; with it, it returns the
  * announcement (only when someone listens) for the run workflow to deliver.
  */
 export interface StatusWriteOptions {
@@ -105,8 +98,6 @@ export interface FirstAttempts {
 }
 
 export interface WebhookActivities {
-  /** The fan-out's first step: a delivery row per matching subscription; the pending ones' ids. */
-  fanOutWebhooks(run: AnnouncedRun): Promise<string[]>;
   /**
    * The fan-out as one step: records the deliveries and makes every first attempt concurrently; the
    * ones whose attempt 1 failed (`retry`) or that waited for a workspace slot (`queued`) are left.

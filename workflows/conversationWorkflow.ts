@@ -5,7 +5,6 @@ import {
   continueAsNew,
   proxyActivities,
   setHandler,
-  startChild,
   workflowInfo,
 } from '@temporalio/workflow';
 import {
@@ -18,28 +17,21 @@ import {
   type TurnOutcome,
   type TurnStart,
 } from './conversationMessages';
-import { runWorkflowId } from './messages';
-import type { runWorkflow } from './runWorkflow';
-import { SvcAgentId, SvcRunStatus, SvcWorkspaceId } from './searchAttributes';
+import { CHANNEL_REPLY, STORE_WRITES, UNTIL_DONE } from './retryPolicies';
+import { startChildRun } from './startChildRun';
 
 // Read-model writes and the creation of a turn's run: retried without limit, each short. Creating the
 // run is idempotent (its key is the message), so a retry never makes a second run or charge.
-const store = proxyActivities<ConversationActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+const store = proxyActivities<ConversationActivities>({ startToCloseTimeout: '30 seconds', retry: STORE_WRITES });
 // Waiting for a run that is not this workflow's child: long, heartbeating so a dead worker is noticed.
 const watch = proxyActivities<ConversationActivities>({
   startToCloseTimeout: '24 hours',
   heartbeatTimeout: '15 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+  retry: UNTIL_DONE,
 });
 // A reply through an asynchronous channel's provider: 8 attempts over about four minutes, so a
 // provider's 5xx spell does not lose it; the adapter is idempotent on (conversation, reply seq).
-const outbound = proxyActivities<ConversationActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 8 },
-});
+const outbound = proxyActivities<ConversationActivities>({ startToCloseTimeout: '1 minute', retry: CHANNEL_REPLY });
 
 /** Results kept for updates that repeat a message; older ones are answered from PostgreSQL. */
 const KEEP_RESULTS = 50;
@@ -94,15 +86,7 @@ export async function conversationWorkflow(args: ConversationWorkflowArgs): Prom
 
   async function runTurn(message: InboundMessage, start: TurnStart): Promise<TurnOutcome> {
     try {
-      const child = await startChild<typeof runWorkflow>('runWorkflow', {
-        workflowId: runWorkflowId(start.runId),
-        args: [{ runId: start.runId }],
-        typedSearchAttributes: [
-          { key: SvcWorkspaceId, value: start.workspaceId },
-          { key: SvcAgentId, value: start.agentId },
-          { key: SvcRunStatus, value: 'queued' },
-        ],
-      });
+      const child = await startChildRun(start);
       // A run that fails or is cancelled still ends the turn; finishTurn reads how it ended.
       await child.result().catch(() => undefined);
     } catch (err) {

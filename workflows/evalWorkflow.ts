@@ -1,28 +1,24 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { proxyActivities, startChild } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import { EVAL_CONCURRENCY, type EvalActivities, type EvalWorkflowArgs } from './evalMessages';
-import { runWorkflowId } from './messages';
-import type { runWorkflow } from './runWorkflow';
-import { SvcAgentId, SvcRunStatus, SvcWorkspaceId } from './searchAttributes';
+import { STORE_WRITES, UNTIL_DONE } from './retryPolicies';
+import { startChildRun } from './startChildRun';
 
 // Read-model writes and the creation of case runs: retried without limit, each short. Creating a case
 // run is idempotent (one result row per case, made with its run), so a retry never makes a second run.
-const store = proxyActivities<EvalActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+const store = proxyActivities<EvalActivities>({ startToCloseTimeout: '30 seconds', retry: STORE_WRITES });
 // Watching a case run answer its gates: long, with heartbeats so a dead worker is noticed fast.
 const watch = proxyActivities<EvalActivities>({
   startToCloseTimeout: '24 hours',
   heartbeatTimeout: '15 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+  retry: UNTIL_DONE,
 });
 // Scoring may ask a model (the judge), which makes its own attempts and scores 0 when they fail; the
 // activity itself retries (database writes) without limit, with heartbeats while the model answers.
 const judge = proxyActivities<EvalActivities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '15 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+  retry: UNTIL_DONE,
 });
 
 /**
@@ -61,15 +57,7 @@ export async function evalWorkflow({ evalRunId }: EvalWorkflowArgs): Promise<voi
 /** The case's run workflow `run-<id>` as a child, tagged like every run; null when it already exists. */
 async function startCaseRun(runId: string, plan: { workspaceId: string; agentId: string }) {
   try {
-    return await startChild<typeof runWorkflow>('runWorkflow', {
-      workflowId: runWorkflowId(runId),
-      args: [{ runId }],
-      typedSearchAttributes: [
-        { key: SvcWorkspaceId, value: plan.workspaceId },
-        { key: SvcAgentId, value: plan.agentId },
-        { key: SvcRunStatus, value: 'queued' },
-      ],
-    });
+    return await startChildRun({ runId, workspaceId: plan.workspaceId, agentId: plan.agentId });
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return null;
     throw err;

@@ -9,7 +9,6 @@ import {
   proxyActivities,
   setHandler,
   sleep,
-  startChild,
   uuid4,
 } from '@temporalio/workflow';
 import {
@@ -21,21 +20,17 @@ import {
   type FlowRunStatus,
   type FlowWorkflowArgs,
 } from './flowMessages';
-import { runWorkflowId } from './messages';
 import { outputDeliverer } from './outputDelivery';
-import { runWorkflow } from './runWorkflow';
-import { SvcAgentId, SvcRunStatus, SvcWorkspaceId } from './searchAttributes';
+import { STORE_WRITES, THREE_ATTEMPTS } from './retryPolicies';
+import { startChildRun } from './startChildRun';
 
 // Read-model writes and step bookkeeping: retried without limit (a database outage delays, never fails).
-const store = proxyActivities<FlowActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+const store = proxyActivities<FlowActivities>({ startToCloseTimeout: '30 seconds', retry: STORE_WRITES });
 // Outbound calls: 3 attempts, 1 s then 2 s apart; a refused address or a non-2xx answer is final at once.
 const outbound = proxyActivities<FlowActivities>({
   startToCloseTimeout: '1 minute',
   heartbeatTimeout: '20 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
+  retry: THREE_ATTEMPTS,
 });
 
 const FLOW_CODES: readonly string[] = Object.values(FlowFailure);
@@ -119,15 +114,7 @@ export async function flowWorkflow({ flowRunId }: FlowWorkflowArgs): Promise<Flo
         }
         case 'agent': {
           const made = await store.flowCreateAgentRun(flowRunId, i);
-          const child = await startChild(runWorkflow, {
-            workflowId: runWorkflowId(made.runId),
-            args: [{ runId: made.runId }],
-            typedSearchAttributes: [
-              { key: SvcWorkspaceId, value: made.workspaceId },
-              { key: SvcAgentId, value: made.agentId },
-              { key: SvcRunStatus, value: 'queued' },
-            ],
-          });
+          const child = await startChildRun(made);
           try {
             await child.result();
           } catch (err) {

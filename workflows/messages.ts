@@ -47,7 +47,6 @@ export interface ReviewPayload {
 export const inputSignal = defineSignal<[InputPayload]>('input');
 export const approveSignal = defineSignal<[ApprovePayload]>('approve');
 export const reviewSignal = defineSignal<[ReviewPayload]>('review');
-export const cancelSignal = defineSignal<[]>('cancel');
 
 export interface RunState {
   status: RunStatus;

@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { OutputActivities, OutputDeliveryRequest } from './activityTypes';
+import { THREE_ATTEMPTS, UNTIL_DONE } from './retryPolicies';
 
 /**
  * Delivers recorded outputs (docs/api/output-connections.md) on `deliveryQueue` (the webhook task queue;
@@ -10,12 +11,12 @@ export function outputDeliverer(deliveryQueue?: string): (deliveryId: string) =>
   const { deliverOutput } = proxyActivities<OutputActivities>({
     taskQueue: deliveryQueue,
     startToCloseTimeout: '10 seconds',
-    retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
+    retry: THREE_ATTEMPTS,
   });
   const { failOutputDelivery } = proxyActivities<OutputActivities>({
     taskQueue: deliveryQueue,
     startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+    retry: UNTIL_DONE,
   });
   return async (deliveryId) => {
     try {
@@ -50,7 +51,7 @@ function recorder(queue?: string) {
   return proxyActivities<OutputActivities>({
     taskQueue: queue,
     startToCloseTimeout: '1 minute',
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+    retry: UNTIL_DONE,
   });
 }
 

@@ -1,4 +1,5 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { PHONE_CALL, UNTIL_DONE } from './retryPolicies';
 
 /** The activities of an outbound call (activities/phone.ts). */
 export interface PhoneActivities {
@@ -18,12 +19,12 @@ export const phoneCallWorkflowId = (callId: string) => `phone-call-${callId}`;
 export async function phoneCallWorkflow({ callId }: { callId: string }): Promise<'placed' | 'failed'> {
   const { placePhoneCall } = proxyActivities<PhoneActivities>({
     startToCloseTimeout: '30 seconds',
-    retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '8 seconds' },
+    retry: PHONE_CALL,
   });
   // our own bookkeeping: retried until the database answers
   const { failPhoneCall } = proxyActivities<PhoneActivities>({
     startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+    retry: UNTIL_DONE,
   });
   try {
     await placePhoneCall(callId);

@@ -11,16 +11,14 @@ import {
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { RunActivities, RunPlan, RunStart, TransitionPatch } from './activityTypes';
-import { ASK_USER, type AgentSettings, type ChatMessage, type ToolCall } from './agentTurn';
+import type { RunActivities, TransitionPatch } from './activityTypes';
+import { ASK_USER, type AgentSettings, type ToolCall } from './agentTurn';
 import { RunFailure } from './failures';
 import {
   approveSignal,
-  cancelSignal,
   inputSignal,
   reviewSignal,
   stateQuery,
-  TERMINAL_STATUSES,
   type ApprovePayload,
   type InputPayload,
   type PendingAction,
@@ -29,32 +27,24 @@ import {
   type RunState,
   type RunWorkflowArgs,
 } from './messages';
-import { runPaths } from './runPatches';
+import { THREE_ATTEMPTS, STORE_WRITES } from './retryPolicies';
 import { runStatusAttribute } from './runStatusAttribute';
 import { ownAnnouncements } from './webhookDelivery';
 
-// Read-model writes: retried without limit (a database outage must not fail runs), each short.
-const STORE_OPTIONS = {
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-} as const;
-const remoteStore = proxyActivities<RunActivities>(STORE_OPTIONS);
-// The same writes as local activities: run by the worker inside the workflow task that schedules them,
+// Read-model writes, as local activities: run by the worker inside the workflow task that schedules them,
 // with no round trip through the server's task queues (docs/api/runs.md#how-a-run-executes-operators).
-const localStore = proxyLocalActivities<RunActivities>(STORE_OPTIONS);
+// Retried without limit (a database outage must not fail runs), each short.
+const store = proxyLocalActivities<RunActivities>({ startToCloseTimeout: '30 seconds', retry: STORE_WRITES });
 // Model and tool calls: heartbeats let a cancel reach an in-flight call, and a dead worker is noticed fast.
 const work = proxyActivities<RunActivities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '15 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
+  retry: THREE_ATTEMPTS,
 });
 
 // Turns of a model computed in the worker with no I/O (`turnsInProcess`): the same attempts and timeout, no
 // heartbeats (only a call waiting on a provider needs them; the workflow task's timeout notices a dead worker).
-const localWork = proxyLocalActivities<RunActivities>({
-  startToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
-});
+const localWork = proxyLocalActivities<RunActivities>({ startToCloseTimeout: '10 minutes', retry: THREE_ATTEMPTS });
 
 function needsApproval(settings: AgentSettings, tool: string): boolean {
   if (settings.approvalTools?.includes(tool)) return true;
@@ -85,32 +75,19 @@ const fail = (type: string, message: string) => ApplicationFailure.create({ type
  */
 export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState> {
   const state: RunState = { status: 'queued', pendingAction: null, output: null, error: null };
-  // Decided once, at the start: a run in flight under the code before keeps its paths to the end.
-  const paths = runPaths();
-  const { closesAsCancelled, conversationInDb, storeLocal, inProcessTurnsLocal } = paths;
-  const store = storeLocal ? localStore : remoteStore;
   // A child run (a flow's agent step, a conversation's turn, an eval's case) closes as soon as it has
   // finished, because its parent waits for its close and no receiver may delay that: its status writes
-  // start fan-out workflows of their own, as runs recorded before did.
-  const announcesInline = paths.announcesInline && !workflowInfo().parent;
-  const shown = runStatusAttribute(paths.statusAtWaits);
+  // start fan-out workflows of their own (webhookFanoutWorkflow).
+  const announcesInline = !workflowInfo().parent;
+  const shown = runStatusAttribute();
   const announcements = ownAnnouncements();
   const root = CancellationScope.current();
-  const main = new CancellationScope();
   let answer: InputPayload | ApprovePayload | ReviewPayload | undefined;
-  let cancelRequested = false;
-  let finishing = false;
   let step = 0;
 
   setHandler(stateQuery, () => state);
-  // The cancel signal of the API before it cancelled through Temporal, kept for the runs it reached.
-  setHandler(cancelSignal, () => {
-    if (finishing || cancelRequested || TERMINAL_STATUSES.includes(state.status)) return;
-    cancelRequested = true;
-    main.cancel();
-  });
   /**
-   * Answers that name a gate not open yet, by its action id. With the read-model writes local, a gate's
+   * Answers that name a gate not open yet, by its action id. The read-model writes being local, a gate's
    * status reaches the database inside the workflow task that opens the gate, before Temporal records
    * that task; a worker that dies in between leaves a gate a person can answer (the API checks the
    * database) and the next worker opens again only after it has handled the answer's signal. The answer
@@ -124,12 +101,11 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
   // A stale or repeated answer changes nothing: it must name the pending action, if it names one.
   const accept = (type: PendingAction['type']) => (payload: InputPayload | ApprovePayload | ReviewPayload) => {
     const pending = state.pendingAction;
-    if (storeLocal && payload.actionId && payload.actionId !== pending?.id) {
+    if (payload.actionId && payload.actionId !== pending?.id) {
       early.set(payload.actionId, { type, payload });
       return;
     }
     if (!pending || pending.type !== type || answer !== undefined) return;
-    if (payload.actionId && payload.actionId !== pending.id) return;
     answer = payload;
   };
   setHandler(inputSignal, accept('input'));
@@ -181,17 +157,6 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     if (!decision.approved) throw fail(RunFailure.rejected, decision.comment ?? `Tool call ${call.name} was rejected`);
   }
 
-  /** A tool call of a run carrying its conversation: returns the result for the next turn. */
-  async function callTool(settings: AgentSettings, call: ToolCall): Promise<string> {
-    if (call.name === ASK_USER) {
-      const given = await gate<InputPayload>({ id: uuid4(), type: 'input', question: questionOf(call) }, 'needs_input');
-      return JSON.stringify(given.answer);
-    }
-    await approveTool(settings, call);
-    shown.waiting();
-    return work.runTool(runId, step++, call);
-  }
-
   /** A tool call of a run whose conversation is stored: the result (or the answer) is stored at `at`. */
   async function useTool(settings: AgentSettings, call: ToolCall, at: number): Promise<void> {
     if (call.name === ASK_USER) {
@@ -226,7 +191,7 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
 
   let endedBeforeStart = false;
   async function execute(): Promise<unknown> {
-    const plan = conversationInDb ? await store.beginRun(runId) : await store.startRun(runId);
+    const plan = await store.beginRun(runId);
     if ('endedAs' in plan) {
       endedBeforeStart = true;
       state.status = plan.endedAs;
@@ -236,9 +201,7 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     }
     state.status = 'running';
     shown.changed('running');
-    if (!conversationInDb) return carriedConversation(plan as RunPlan);
-    const start = plan as Extract<RunStart, { settings: unknown }>;
-    return storedConversation(start.settings, inProcessTurnsLocal && start.turnsInProcess === true ? localWork : work);
+    return storedConversation(plan.settings, plan.turnsInProcess === true ? localWork : work);
   }
 
   /** The turns of a run whose conversation is stored in PostgreSQL: only ids and indexes cross. */
@@ -256,45 +219,20 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     }
   }
 
-  /** The turns of a run started before the conversation moved to PostgreSQL: it carries the conversation. */
-  async function carriedConversation(plan: RunPlan): Promise<unknown> {
-    const messages: ChatMessage[] = [];
-    for (let turn = 0; ; turn++) {
-      if (turn >= plan.settings.maxSteps)
-        throw fail(RunFailure.maxSteps, `No result after ${plan.settings.maxSteps} model turns`);
-      shown.waiting();
-      const result = await work.modelTurn(runId, step++, {
-        modelId: plan.modelId,
-        instructions: plan.instructions,
-        input: plan.input,
-        messages,
-        tools: plan.tools,
-      });
-      if (result.kind === 'fail') throw fail(RunFailure.modelError, result.message);
-      if (result.kind === 'final') return deliver(plan.settings, result.output);
-      messages.push({ role: 'assistant', content: result.text ?? null, toolCalls: result.toolCalls });
-      for (const call of result.toolCalls) {
-        const content = await callTool(plan.settings, call);
-        messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
-      }
-    }
-  }
-
   let final: TransitionPatch;
   let cancellation: unknown;
   try {
-    const output = await main.run(execute);
+    const output = await execute();
     if (endedBeforeStart) return state;
     final = { status: 'succeeded', output, pendingAction: null };
   } catch (err) {
-    if (isCancellation(err) && (cancelRequested || root.consideredCancelled)) {
+    if (isCancellation(err) && root.consideredCancelled) {
       cancellation = err;
       final = { status: 'cancelled', pendingAction: null };
     } else {
       final = { status: 'failed', error: runError(err), pendingAction: null };
     }
   }
-  finishing = true;
   state.output = final.output ?? null;
   state.error = final.error ?? null;
   // Finishing is never interrupted: the charge and the terminal status are written whatever arrives now.
@@ -303,10 +241,10 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
     state.pendingAction = null;
     shown.changed(final.status);
     shown.waiting();
-    announcements.deliver(await store.finishRun(runId, final, { announcesInline }), paths.fanOutHere);
+    announcements.deliver(await store.finishRun(runId, final, { announcesInline }), true);
     await announcements.ended();
     await condition(allHandlersFinished);
   });
-  if (closesAsCancelled && root.consideredCancelled && final.status === 'cancelled') throw cancellation;
+  if (root.consideredCancelled && final.status === 'cancelled') throw cancellation;
   return state;
 }

@@ -1,11 +1,12 @@
 import { defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { SavedTableActivities } from './activityTypes';
+import { TABLE_REFRESH } from './retryPolicies';
 
 // Short attempts; a database hiccup is retried, 1 s doubling to 30 s, 5 attempts in all. A failing
 // source is not an activity failure: the activity records it on the saved table and returns.
 const { refreshSavedTable } = proxyActivities<SavedTableActivities>({
   startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+  retry: TABLE_REFRESH,
 });
 
 /**
@@ -14,8 +15,12 @@ const { refreshSavedTable } = proxyActivities<SavedTableActivities>({
  */
 export const refreshAgainSignal = defineSignal<[]>('refreshAgain');
 
+export interface SavedTableRefreshArgs {
+  savedTableId: string;
+}
+
 /** One refresh of a saved table (`saved-table-<id>`, by hand or from its schedule; docs/api/data-sources.md). */
-export async function savedTableRefreshWorkflow(savedTableId: string): Promise<void> {
+export async function savedTableRefreshWorkflow({ savedTableId }: SavedTableRefreshArgs): Promise<void> {
   // Without the signal this issues the same single activity as before: no patch needed.
   let again = false;
   setHandler(refreshAgainSignal, () => {

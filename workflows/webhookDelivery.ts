@@ -1,12 +1,6 @@
-import {
-  CancellationScope,
-  patched,
-  proxyActivities,
-  proxyLocalActivities,
-  sleep,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { CancellationScope, proxyActivities, proxyLocalActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { AnnouncedRun, FirstAttempts, WebhookActivities } from './activityTypes';
+import { LAST_TWO_ATTEMPTS, ONE_TRY, SLOT_CLAIM, THREE_ATTEMPTS, UNTIL_DONE } from './retryPolicies';
 import { webhookTaskQueue } from './taskQueues';
 
 /**
@@ -18,7 +12,7 @@ function deliveryActivities(deliveryQueue?: string) {
   const { deliverWebhook } = proxyActivities<WebhookActivities>({
     taskQueue: deliveryQueue,
     startToCloseTimeout: '10 seconds',
-    retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
+    retry: THREE_ATTEMPTS,
   });
   // A workspace's deliveries in flight are bounded (docs/api/webhooks.md, "Fairness"): a busy claim fails
   // at once and is retried by Temporal, 0.5 s then up to every 5 s, without an attempt limit and without
@@ -26,19 +20,19 @@ function deliveryActivities(deliveryQueue?: string) {
   const { claimDeliverySlot } = proxyActivities<WebhookActivities>({
     taskQueue: deliveryQueue,
     startToCloseTimeout: '10 seconds',
-    retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
+    retry: SLOT_CLAIM,
   });
   const { failDelivery } = proxyActivities<WebhookActivities>({
     taskQueue: deliveryQueue,
     startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+    retry: UNTIL_DONE,
   });
   // Attempts 2 and 3 of a delivery whose attempt 1 the fan-out made: 2 s apart (the 1 s before attempt 2
   // is the workflow's timer), numbered after the first.
   const { deliverWebhook: deliverLater } = proxyActivities<WebhookActivities>({
     taskQueue: deliveryQueue,
     startToCloseTimeout: '10 seconds',
-    retry: { maximumAttempts: 2, initialInterval: '2 seconds', backoffCoefficient: 2 },
+    retry: LAST_TWO_ATTEMPTS,
   });
   /**
    * One delivery: a workspace slot, its 3 attempts, then `failed` in the log if none succeeded.
@@ -53,8 +47,7 @@ function deliveryActivities(deliveryQueue?: string) {
         await deliverLater(deliveryId, 1);
         return 'succeeded';
       }
-      // Deliveries started before the slots existed go straight to their attempts.
-      if (patched('webhook-workspace-slots')) await claimDeliverySlot(deliveryId);
+      await claimDeliverySlot(deliveryId);
       await deliverWebhook(deliveryId);
       return 'succeeded';
     } catch {
@@ -78,25 +71,10 @@ export async function webhookDeliveryWorkflow({
 }
 
 /**
- * Recording the deliveries is our own bookkeeping, not a receiver's attempt: it retries until the
- * database is back, however long that takes (no attempt limit), 1 s, 2 s, 4 s … then every 30 s.
- * Giving up would lose the announcement for every subscriber.
- */
-const { fanOutWebhooks } = proxyActivities<WebhookActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: {
-    initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '30 seconds',
-    maximumAttempts: Infinity,
-  },
-});
-
-/**
  * The fan-out with the first attempts in it, on the webhook queue: one activity records the deliveries
  * and makes every first attempt at once in the worker, instead of one activity per subscriber queueing
- * in Temporal. It heartbeats every 5 s and after attempts (at most once a second); retried like the recording (no attempt
- * limit), it skips the deliveries whose attempt 1 is already in the log. 10 s an attempt, at most
+ * in Temporal. It heartbeats every 5 s and after attempts (at most once a second); retried without an attempt limit (our own
+ * bookkeeping: giving up would lose the announcement for every subscriber), it skips the deliveries whose attempt 1 is already in the log. 10 s an attempt, at most
  * SVC_WEBHOOK_WORKSPACE_SLOTS at once, at most SVC_MAX_WEBHOOKS of them: well inside 10 minutes.
  */
 function fanOutFirstAttempts(deliveryQueue: string) {
@@ -104,12 +82,7 @@ function fanOutFirstAttempts(deliveryQueue: string) {
     taskQueue: deliveryQueue,
     startToCloseTimeout: '10 minutes',
     heartbeatTimeout: '30 seconds',
-    retry: {
-      initialInterval: '1 second',
-      backoffCoefficient: 2,
-      maximumInterval: '30 seconds',
-      maximumAttempts: Infinity,
-    },
+    retry: UNTIL_DONE,
   }).fanOutFirstAttempts;
 }
 
@@ -122,7 +95,7 @@ function fanOutFirstAttempts(deliveryQueue: string) {
  */
 const { fanOutFirstAttemptsHere } = proxyLocalActivities<WebhookActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 1 },
+  retry: ONE_TRY,
 });
 
 /**
@@ -151,7 +124,7 @@ export async function deliverAnnouncement(
 }
 
 /**
- * The deliveries a run workflow makes of its own announcements (runPatches.ts, `announcesInline`). Each
+ * The deliveries a run workflow makes of its own announcements (a run that is no child: runWorkflow.ts). Each
  * starts as its status write returns it and goes on while the run does: a cancel of the run stops none of
  * them (a status once announced is delivered), and only the workflow's close waits for them (`ended`).
  */
@@ -160,8 +133,8 @@ export function ownAnnouncements() {
   return {
     /**
      * Delivers what a status write returned: its announcement, when someone listens (null otherwise, and
-     * always for a child run or a history recorded before, whose write starts a fan-out workflow itself).
-     * `here`: the first attempts are tried inside the workflow task (runPatches.ts, `fanOutHere`), which
+     * always for a child run, whose write starts a fan-out workflow itself).
+     * `here`: the first attempts are tried inside the workflow task (fanOutFirstAttemptsHere), which
      * they hold until they end, so only for the announcement of the run's end: nothing the run still
      * waits for (an answer's signal) may queue behind a receiver.
      */
@@ -176,22 +149,15 @@ export function ownAnnouncements() {
 
 /**
  * Turns one announced status change into its deliveries in a workflow of its own, off the run's path (the
- * run pays one workflow start at most): the announcements of runs recorded before the run workflow made
- * its own (runPatches.ts), and of status changes made outside a run's workflow.
+ * run pays one workflow start at most): the announcements of child runs, whose parents wait for their close,
+ * and of status changes made outside a run's workflow.
  */
 export async function webhookFanoutWorkflow({
   run,
   deliveryQueue,
 }: {
   run: AnnouncedRun;
-  deliveryQueue?: string;
+  deliveryQueue: string;
 }): Promise<{ succeeded: number; failed: number }> {
-  // Fan-outs started before the first attempts moved into the fan-out make them as their own activities.
-  if (deliveryQueue && patched('webhook-first-attempts-inline')) return deliverAnnouncement(run, deliveryQueue);
-  const deliver = deliveryActivities(deliveryQueue);
-  const outcomes = await Promise.all((await fanOutWebhooks(run)).map((id) => deliver(id)));
-  return {
-    succeeded: outcomes.filter((o) => o === 'succeeded').length,
-    failed: outcomes.filter((o) => o === 'failed').length,
-  };
+  return deliverAnnouncement(run, deliveryQueue);
 }

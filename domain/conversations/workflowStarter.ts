@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import type { conversationWorkflow } from '../../workflows/conversationWorkflow';
+import { conversationWorkflow } from '../../workflows/conversationWorkflow';
 import { conversationWorkflowId } from '../../workflows/conversationMessages';
 import { SvcAgentId, SvcWorkspaceId } from '../../workflows/searchAttributes';
 
@@ -19,7 +19,7 @@ export async function ensureConversationWorkflow(
   },
 ): Promise<void> {
   try {
-    await client.workflow.start<typeof conversationWorkflow>('conversationWorkflow', {
+    await client.workflow.start(conversationWorkflow, {
       workflowId: conversationWorkflowId(start.conversationId),
       taskQueue: start.taskQueue,
       args: [{ conversationId: start.conversationId, idleMs: start.idleMs, turnsPerRun: start.turnsPerRun }],

@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import type { evalWorkflow } from '../../workflows/evalWorkflow';
+import { evalWorkflow } from '../../workflows/evalWorkflow';
 import { evalWorkflowId } from '../../workflows/evalMessages';
 import { SvcAgentId, SvcWorkspaceId } from '../../workflows/searchAttributes';
 
@@ -13,7 +13,7 @@ export async function ensureEvalWorkflow(
   run: { id: string; workspaceId: string; agentId: string },
 ): Promise<void> {
   try {
-    await client.workflow.start<typeof evalWorkflow>('evalWorkflow', {
+    await client.workflow.start(evalWorkflow, {
       workflowId: evalWorkflowId(run.id),
       taskQueue,
       args: [{ evalRunId: run.id }],

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client } from '@temporalio/client';
 import { Flow } from '../../db/entities/Flow';
 import { flowScheduleId } from '../../workflows/flowMessages';
-import type { flowScheduleWorkflow } from '../../workflows/flowScheduleWorkflow';
+import { flowScheduleWorkflow } from '../../workflows/flowScheduleWorkflow';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 
 /**
@@ -28,7 +28,7 @@ export async function syncFlowSchedule(
   const spec = { cronExpressions: [flow.trigger.cron], timezone: flow.trigger.timezone ?? 'UTC' };
   const action = {
     type: 'startWorkflow' as const,
-    workflowType: 'flowScheduleWorkflow',
+    workflowType: flowScheduleWorkflow,
     workflowId: `flow-tick-${flow.id}`,
     taskQueue,
     args: [{ flowId: flow.id }] as Parameters<typeof flowScheduleWorkflow>,

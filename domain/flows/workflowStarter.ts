@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import type { flowWorkflow } from '../../workflows/flowWorkflow';
+import { flowWorkflow } from '../../workflows/flowWorkflow';
 import { flowWorkflowId } from '../../workflows/flowMessages';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 
@@ -13,7 +13,7 @@ export async function ensureFlowWorkflow(
   run: { flowRunId: string; workspaceId: string },
 ): Promise<void> {
   try {
-    await client.workflow.start<typeof flowWorkflow>('flowWorkflow', {
+    await client.workflow.start(flowWorkflow, {
       workflowId: flowWorkflowId(run.flowRunId),
       taskQueue,
       args: [{ flowRunId: run.flowRunId }],

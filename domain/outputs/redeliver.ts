@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { OutputDelivery } from '../../db/entities/OutputConnection';
 import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
+import { outputRedeliveryWorkflow } from '../../workflows/outputDelivery';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { webhookTaskQueue } from '../../workflows/taskQueues';
 import { errors } from '../errors';
@@ -54,7 +55,7 @@ export async function redeliverOutput(
   const [{ previous, made }] = claimed;
   await temporal
     .call(() =>
-      temporal.client.workflow.start('outputRedeliveryWorkflow', {
+      temporal.client.workflow.start(outputRedeliveryWorkflow, {
         workflowId: outputRedeliveryWorkflowId(deliveryId, made),
         taskQueue: config.taskQueue,
         args: [{ deliveryId, deliveryQueue: webhookTaskQueue(config.taskQueue) }],

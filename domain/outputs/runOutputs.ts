@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { OutputConnection } from '../../db/entities/OutputConnection';
 import { Run } from '../../db/entities/Run';
 import type { AnnouncedRun } from '../../workflows/activityTypes';
+import { runOutputsWorkflow } from '../../workflows/outputDelivery';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { webhookTaskQueue } from '../../workflows/taskQueues';
 import { recordOutputDelivery } from './delivery';
@@ -38,7 +39,7 @@ export async function saveRunOutputs(
   if (!row || row.status !== 'succeeded') return;
   if ((await savedTo(em, row)).length === 0) return;
   await client.workflow
-    .start('runOutputsWorkflow', {
+    .start(runOutputsWorkflow, {
       workflowId: runOutputsWorkflowId(run.id),
       taskQueue,
       args: [{ runId: run.id, deliveryQueue: webhookTaskQueue(taskQueue) }],

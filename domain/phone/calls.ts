@@ -4,7 +4,7 @@ import { PhoneCall } from '../../db/entities/PhoneCall';
 import { Workspace } from '../../db/entities/Workspace';
 import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
-import { phoneCallWorkflowId } from '../../workflows/phoneCall';
+import { phoneCallWorkflow, phoneCallWorkflowId } from '../../workflows/phoneCall';
 import { SvcAgentId, SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
@@ -109,7 +109,7 @@ export async function placeOutboundCall(
   await em.persist(call).flush();
   try {
     await deps.temporal.call(() =>
-      deps.temporal.client.workflow.start('phoneCallWorkflow', {
+      deps.temporal.client.workflow.start(phoneCallWorkflow, {
         workflowId: phoneCallWorkflowId(call.id),
         taskQueue: deps.config.temporal.taskQueue,
         args: [{ callId: call.id }],

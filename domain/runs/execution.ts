@@ -182,30 +182,6 @@ export function createRunExecution(deps: RunExecutionDeps) {
       await writeStep(orm.em.fork(), runId, index, type, status, detail);
     },
 
-    /**
-     * One model turn; `signal` aborts the HTTP call. The step writes around the call wait out a
-     * database outage inside the attempt (untilDatabaseAnswers), so the model's attempts are spent on
-     * the model alone. A failed call rejects with the provider's ModelError; a turn that calls a tool the
-     * agent version does not list rejects with ToolNotAllowed (its tokens still count), before any gate.
-     * A turn the run's credits cannot cover rejects with InsufficientCredits before the call (domain/billing/holds.ts).
-     */
-    async modelTurn(
-      runId: string,
-      index: number,
-      req: ModelTurnRequest,
-      signal: AbortSignal,
-      /** The tools the agent version lists, when the caller has just read them (else read here). */
-      listedNow?: Set<string>,
-    ): Promise<TurnResult> {
-      const listed = listedNow ?? (await listedTools(runId, signal));
-      // The credit hold and the running step commit together: a turn that cannot be covered records no step.
-      await writeWaiting(signal, async (em) => {
-        await coverNextTurn(em, deps.models, runId, req);
-        await writeStep(em, runId, index, 'model', 'running', { modelId: req.modelId });
-      });
-      return completeTurn(runId, index, req, listed, signal);
-    },
-
     completeTurn,
 
     /**

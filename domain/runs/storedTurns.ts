@@ -12,9 +12,8 @@ import { startTurn } from './turnStart';
  * The run workflow's turns by id (docs/api/runs.md#how-a-run-executes-operators): the workflow passes
  * the run id, the step index and `at`, the index in the run's conversation (domain/runs/conversation.ts)
  * where the message a turn, a tool call or an answer produces goes. These load what they need from
- * PostgreSQL, store what they produce there, and return only what the workflow decides with. Model
- * turns and tool calls go through the same rules as the conversation-carrying ones (execution.ts
- * `modelTurn` and `runTool`). Idempotent: a retry finds the message its attempt before stored and
+ * PostgreSQL, store what they produce there, and return only what the workflow decides with. Tool
+ * calls go through execution.ts `runTool`. Idempotent: a retry finds the message its attempt before stored and
  * returns that instead of calling the model or the tool again.
  */
 export function createStoredTurns(deps: RunExecutionDeps, run: RunExecution) {
@@ -38,7 +37,7 @@ export function createStoredTurns(deps: RunExecutionDeps, run: RunExecution) {
 
     /**
      * One model turn over the conversation stored before `at`; a turn that calls tools stores its
-     * assistant message at `at`. Rejects as `modelTurn` does (ModelError, ToolNotAllowed).
+     * assistant message at `at`. Rejects with ModelError or ToolNotAllowed (execution.ts `completeTurn`).
      */
     async nextTurn(runId: string, index: number, at: number, signal: AbortSignal): Promise<TurnDecision> {
       // Two statements, no transaction (turnStart.ts); a database outage is waited out and the start tried again.

@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Config } from '../../platform/config';
-import type { runWorkflow } from '../../workflows/runWorkflow';
+import { runWorkflow } from '../../workflows/runWorkflow';
 import { runWorkflowId } from '../../workflows/messages';
 import { SvcAgentId, SvcRunStatus, SvcWorkspaceId } from '../../workflows/searchAttributes';
 
@@ -10,7 +10,7 @@ export async function startRunWorkflow(
   config: Config['temporal'],
   run: { id: string; workspaceId: string; agentId: string },
 ): Promise<void> {
-  await client.workflow.start<typeof runWorkflow>('runWorkflow', {
+  await client.workflow.start(runWorkflow, {
     workflowId: runWorkflowId(run.id),
     taskQueue: config.taskQueue,
     args: [{ runId: run.id }],

@@ -6,11 +6,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import type { Config } from '../../platform/config';
-import {
-  refreshAgainSignal,
-  savedTableWorkflowId,
-  type savedTableRefreshWorkflow,
-} from '../../workflows/savedTableRefresh';
+import { refreshAgainSignal, savedTableRefreshWorkflow, savedTableWorkflowId } from '../../workflows/savedTableRefresh';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 
 type Table = { id: string; workspaceId: string };
@@ -24,10 +20,10 @@ export async function startRefresh(client: Client, config: Config['temporal'], t
   const workflowId = savedTableWorkflowId(table.id);
   for (let tries = 1; ; tries++) {
     try {
-      await client.workflow.start<typeof savedTableRefreshWorkflow>('savedTableRefreshWorkflow', {
+      await client.workflow.start(savedTableRefreshWorkflow, {
         workflowId,
         taskQueue: config.taskQueue,
-        args: [table.id],
+        args: [{ savedTableId: table.id }],
         typedSearchAttributes: [{ key: SvcWorkspaceId, value: table.workspaceId }],
       });
       return;
@@ -59,10 +55,10 @@ export async function createRefreshSchedule(
     policies: { overlap: ScheduleOverlapPolicy.SKIP },
     action: {
       type: 'startWorkflow',
-      workflowType: 'savedTableRefreshWorkflow',
+      workflowType: savedTableRefreshWorkflow,
       workflowId: savedTableWorkflowId(table.id),
       taskQueue: config.taskQueue,
-      args: [table.id],
+      args: [{ savedTableId: table.id }],
       typedSearchAttributes: [{ key: SvcWorkspaceId, value: table.workspaceId }],
     },
   });

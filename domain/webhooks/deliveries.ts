@@ -7,6 +7,7 @@ import { findPage } from '../shared/pagination';
 import { deliveryWorkflowId } from './dispatch';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { webhookTaskQueue } from '../../workflows/taskQueues';
+import { webhookDeliveryWorkflow } from '../../workflows/webhookDelivery';
 import { serializeDelivery, type DeliveryView } from './presenters';
 import { findSubscription } from './subscriptions';
 
@@ -59,7 +60,7 @@ export async function redeliver(
   const { temporal, config } = deps;
   await temporal
     .call(() =>
-      temporal.client.workflow.start('webhookDeliveryWorkflow', {
+      temporal.client.workflow.start(webhookDeliveryWorkflow, {
         workflowId: deliveryWorkflowId(deliveryId, claimed[0].round),
         taskQueue: config.taskQueue,
         args: [{ deliveryId, deliveryQueue: webhookTaskQueue(config.taskQueue) }],

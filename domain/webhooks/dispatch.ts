@@ -6,6 +6,7 @@ import type { AnnouncedRun, StatusWriteOptions } from '../../workflows/activityT
 import type { RunStatus } from '../../workflows/messages';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { webhookTaskQueue } from '../../workflows/taskQueues';
+import { webhookFanoutWorkflow } from '../../workflows/webhookDelivery';
 import { lockDeliverySlots, SLOT_HOLD_SECONDS } from './slots';
 
 /** Statuses whose arrival is announced (docs/api/webhooks.md); queued→running and cancelled never are. */
@@ -58,7 +59,7 @@ export async function announceRun(
   const snapshot = announcedRun(run);
   if (announcesInline) return snapshot;
   await client.workflow
-    .start('webhookFanoutWorkflow', {
+    .start(webhookFanoutWorkflow, {
       workflowId: `webhook-fanout-${run.id}-${type}-${run.pendingAction?.id ?? 'final'}`,
       taskQueue,
       args: [{ run: snapshot, deliveryQueue: webhookTaskQueue(taskQueue) }],

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { sendOutput } from '../../domain/outputs/delivery';
 import { webhookTaskQueue } from '../../workflows/taskQueues';
+import { saveOutputWorkflow, type SaveOutputArgs } from '../../workflows/outputDelivery';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, signUp, type Account } from '../helpers/factories';
 import { startReceiver, sleep } from '../helpers/receiver';
@@ -29,8 +30,8 @@ describe('saving an output from a workflow or the domain', () => {
         json: { name: 'sink', type: 'http', url, secret: 's'.repeat(16) },
       })
     ).json()) as { id: string };
-  const save = (args: Record<string, unknown>) =>
-    h.temporal.client.workflow.execute('saveOutputWorkflow', {
+  const save = (args: Omit<SaveOutputArgs, 'deliveryQueue'>) =>
+    h.temporal.client.workflow.execute(saveOutputWorkflow, {
       workflowId: `save-output-test-${randomUUID()}`,
       taskQueue: h.config.temporal.taskQueue,
       args: [{ deliveryQueue: webhookTaskQueue(h.config.temporal.taskQueue), ...args }],

@@ -1,5 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { loadConfig } from '../../platform/config';
+import { phoneCallWorkflow } from '../../workflows/phoneCall';
+import { savedTableRefreshWorkflow } from '../../workflows/savedTableRefresh';
+import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { conversationWorkflowId } from '../../workflows/conversationMessages';
 import { runWorkflowId } from '../../workflows/messages';
 import type { Harness } from '../helpers/harness';
@@ -9,6 +14,7 @@ import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
 import { historyToJSON } from './historyJson';
 import { createFlow, runFlow, waitForFlowRun } from '../flows/helpers';
+import { pollUntil } from '../helpers/poll';
 
 const FLOW_SCOPES = [
   'flows:read',
@@ -37,8 +43,14 @@ describe('record workflow histories for the replay test', () => {
   let auth: Record<string, string>;
 
   beforeAll(async () => {
-    // Private addresses allowed, so the receiver on 127.0.0.1 gets deliveries and the tool call reaches it.
-    ({ h, stop } = await startRunStack({ allowPrivateWebhooks: true, allowPrivateEgress: true }));
+    // Private addresses allowed, so the receiver on 127.0.0.1 gets deliveries and the tool call reaches it;
+    // two turns per conversation workflow run, so a conversation of three messages crosses continue-as-new.
+    const { conversations } = loadConfig(process.env);
+    ({ h, stop } = await startRunStack({
+      allowPrivateWebhooks: true,
+      allowPrivateEgress: true,
+      conversations: { ...conversations, turnsPerRun: 2 },
+    }));
     mkdirSync(OUT, { recursive: true });
   }, 120_000);
   afterAll(() => stop?.());
@@ -62,10 +74,17 @@ describe('record workflow histories for the replay test', () => {
     if (res.status !== 202) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
   };
 
-  /** Fetches a closed workflow's history and writes it as `<name>.json`, in Temporal's JSON history format. */
-  const save = async (name: string, workflowId: string) => {
-    const handle = h.temporal.client.workflow.getHandle(workflowId);
-    await handle.result().catch(() => undefined);
+  /**
+   * Fetches a workflow's history (of `runId`, else its latest run) and writes it as `<name>.json`, in
+   * Temporal's JSON history format: once the workflow closed, or as it is now with `open`.
+   */
+  const save = async (
+    name: string,
+    workflowId: string,
+    { open = false, runId }: { open?: boolean; runId?: string } = {},
+  ) => {
+    const handle = h.temporal.client.workflow.getHandle(workflowId, runId);
+    if (!open) await handle.result().catch(() => undefined);
     const history = await handle.fetchHistory();
     writeFileSync(path.join(OUT, `${name}${TAG}.json`), historyToJSON(history));
   };
@@ -115,7 +134,7 @@ describe('record workflow histories for the replay test', () => {
     }
   });
 
-  it('a tutor conversation: two turns (child runs), then ended on request', async () => {
+  it('a tutor conversation: three turns (child runs) across a continue-as-new, then ended on request', async () => {
     const agent = await createAgent(h, auth, {});
     const send = async (url: string, json?: unknown) => {
       const res = await h.request(url, { method: 'POST', headers: auth, json });
@@ -125,8 +144,61 @@ describe('record workflow histories for the replay test', () => {
     const session = await send('/v1/tutor/sessions', { agentId: agent.id, topic: 'replay' });
     await send(`/v1/tutor/sessions/${session.id}/messages`, { text: 'one' });
     await send(`/v1/tutor/sessions/${session.id}/messages`, { text: 'two' });
+    await send(`/v1/tutor/sessions/${session.id}/messages`, { text: 'three' });
     await send(`/v1/tutor/sessions/${session.id}/end`);
-    await save('conversation-two-turns-ended', conversationWorkflowId(session.id));
+    const workflowId = conversationWorkflowId(session.id);
+    await save('conversation-ended-after-continue-as-new', workflowId);
+    const last = await h.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+    const first = last.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId;
+    if (!first) throw new Error('the conversation did not continue as new');
+    await save('conversation-continued-as-new', workflowId, { runId: first });
+  });
+
+  it('a run still waiting at a gate: new code taking over a run in flight', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'scripted' });
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ ask: 'Anyone?' }] } });
+    await waitForStatus(h, auth, run.id, 'needs_input');
+    await save('run-waiting-at-gate', runWorkflowId(run.id), { open: true });
+    await post(`/v1/runs/${run.id}/cancel`);
+    await waitForStatus(h, auth, run.id, 'cancelled');
+  });
+
+  it('an eval run of one case (its run a child workflow), scored', async () => {
+    const agent = await createAgent(h, auth, { modelId: 'builtin/echo' });
+    const call = async (url: string, json: unknown, status: number) => {
+      const res = await h.request(url, { method: 'POST', headers: auth, json });
+      if (res.status !== status) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
+      return res.json();
+    };
+    const evaluation = await call(
+      `/v1/agents/${agent.id}/evals`,
+      { name: 'e', cases: [{ input: { q: 'hello' }, expected: 'hello', scorer: 'contains' }] },
+      201,
+    );
+    const started = await call(`/v1/evals/${evaluation.id}/runs`, {}, 202);
+    await save('eval-one-case', `eval-${started.id}`);
+  });
+
+  it('a phone call the provider never takes, and a refresh of a saved table that is gone', async () => {
+    // Started directly: their activities run for real and find no such call or table, so each history
+    // has the command sequence of a workflow that ends (the call failed, the refresh done).
+    const { account } = await signUpScale();
+    const typedSearchAttributes = [{ key: SvcWorkspaceId, value: account.workspaceId }];
+    const taskQueue = h.config.temporal.taskQueue;
+    const call = await h.temporal.client.workflow.start(phoneCallWorkflow, {
+      workflowId: `phone-call-${randomUUID()}`,
+      taskQueue,
+      args: [{ callId: randomUUID() }],
+      typedSearchAttributes,
+    });
+    await save('phone-call-failed', call.workflowId);
+    const refresh = await h.temporal.client.workflow.start(savedTableRefreshWorkflow, {
+      workflowId: `saved-table-${randomUUID()}`,
+      taskQueue,
+      args: [{ savedTableId: randomUUID() }],
+      typedSearchAttributes,
+    });
+    await save('saved-table-refresh', refresh.workflowId);
   });
 
   it('a run whose conversation is stored: a question, its answer, a tool call, the output', async () => {
@@ -219,6 +291,12 @@ describe('record workflow histories for the replay test', () => {
         json: { name: 'sink', type: 'http', url: rx.url, secret: 's'.repeat(16) },
       });
       const connectionId = ((await conn.json()) as { id: string }).id;
+      const hook = await h.request('/v1/webhooks', {
+        method: 'POST',
+        headers: key,
+        json: { url: rx.url, events: ['run.needs_input'], secret: 'whsec-0123456789abcdef' },
+      });
+      if (hook.status !== 201) throw new Error(`subscription failed: ${hook.status} ${await hook.text()}`);
       const flow = await createFlow(h, key, {
         steps: [
           {
@@ -246,6 +324,8 @@ describe('record workflow histories for the replay test', () => {
       await h.request(`/v1/flow-runs/${run.id}/approval`, { method: 'POST', headers: key, json: { approved: true } });
       await waitForFlowRun(h, key, run.id, 'succeeded');
       await save('flow-all-steps', `flow-${run.id}`);
+      // The child run's own announcement went through a fan-out workflow (a child run's parent waits for it).
+      await save('webhook-fanout-of-child-run', await findWorkflow('webhookFanoutWorkflow', asking.steps[0].runId));
 
       const cancelled = await runFlow(h, key, flow.id, { n: 2 });
       const second = await waitForFlowRun(h, key, cancelled.id, (r) => Boolean(r.steps[0].runId));
@@ -253,6 +333,33 @@ describe('record workflow histories for the replay test', () => {
       await h.request(`/v1/flow-runs/${cancelled.id}/cancel`, { method: 'POST', headers: key });
       await waitForFlowRun(h, key, cancelled.id, 'cancelled');
       await save('flow-cancelled-in-agent-step', `flow-${cancelled.id}`);
+
+      // A scheduled flow: the schedule's tick workflow makes the flow run and starts its workflow.
+      const scheduled = await createFlow(h, key, {
+        trigger: { type: 'schedule', cron: '0 9 * * 1-5' },
+        steps: [{ name: 'wait', type: 'delay', seconds: 1 }],
+      });
+      await h.temporal.client.schedule.getHandle(`flow-schedule-${scheduled.id}`).trigger();
+      await save('flow-schedule-tick', await findWorkflow('flowScheduleWorkflow', `flow-tick-${scheduled.id}`));
+
+      // A run whose agent saves its output to the connection: its success starts the run's output deliveries.
+      const saver = await createAgent(h, key, { presetId: 'scripted', settings: { saveOutput: [connectionId] } });
+      const saved = await createRun(h, key, { agentId: saver.id, input: { script: [{ final: { saved: true } }] } });
+      await waitForStatus(h, key, saved.id, 'succeeded');
+      await save('run-outputs-delivered', await findWorkflow('runOutputsWorkflow', saved.id));
+      const deliveries = await pollUntil(
+        20_000,
+        async () =>
+          (await (await h.request(`/v1/output-connections/${connectionId}/deliveries`, { headers: key })).json())
+            .deliveries ?? [],
+        (list: Array<{ id: string; status: string }>) => list.some((d) => d.status !== 'pending'),
+      );
+      const delivery = deliveries.find((d) => d.status !== 'pending')!;
+      await h.request(`/v1/output-connections/${connectionId}/deliveries/${delivery.id}/redeliver`, {
+        method: 'POST',
+        headers: key,
+      });
+      await save('output-redelivery', await findWorkflow('outputRedeliveryWorkflow', delivery.id));
     } finally {
       await rx.close();
     }
