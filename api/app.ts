@@ -100,7 +100,7 @@ export function declareRoutes(
   });
   const storage = deps.storage ?? createStorage(deps.config.storageUrl);
   // One box for every route that seals provider credentials and webhook secrets (platform/secrets.ts).
-  const box = createSecretBox(deps.config.secretsKey);
+  const box = createSecretBox(deps.config.secretKeys);
   const whatsapp = { box, publicUrl: deps.config.publicUrl, config: deps.config, temporal: deps.temporal };
   const sources = sourceDeps(deps.config);
   const openapi = () => (cachedDoc ??= buildOpenApi(routes, API_VERSION));
