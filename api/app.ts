@@ -69,6 +69,7 @@ import { phoneCallRoutes } from './routes/phone/calls';
 import { phoneCalendarRoutes } from './routes/phone/calendar';
 import { phoneHookRoutes } from './routes/phone/hooks';
 import { createSecretBox } from '../platform/secrets';
+import { codecServer } from './codec';
 import { conversationEngine } from '../domain/phone/conversationEngine';
 import { whatsappAccountRoutes } from './routes/whatsapp/accounts';
 import { whatsappConversationRoutes } from './routes/whatsapp/conversations';
@@ -219,6 +220,8 @@ export function createApp(deps: AppDeps): {
   app.use(errorHandler(deps.logger));
   // The console's static files (docs/console.md): before the router, and only under /console/.
   app.use(consoleStatic(deps.config));
+  // Temporal's remote codec endpoint for operators (docs/operations.md): 404 unless SVC_CODEC_TOKEN is set.
+  app.use(codecServer(deps.config));
   // Published apps' public pages (docs/api/apps.md): no credential, outside the /v1 router.
   app.use(publicFace({ config: deps.config, temporal: deps.temporal, models, rateLimits, storage }));
   app.use(notFound(router));
