@@ -64,7 +64,9 @@ export async function withSource<T>(
   try {
     if (source.secret) password = deps.box.open(source.secret, secretSlot('data_sources', source.id, 'secret'));
   } catch {
-    throw new SourceFailure('the stored password cannot be decrypted: its key is not configured (SVC_SECRETS_KEY, SVC_SECRETS_KEYS) or the value was altered');
+    throw new SourceFailure(
+      'the stored password cannot be decrypted: its key is not configured (SVC_SECRETS_KEY, SVC_SECRETS_KEYS) or the value was altered',
+    );
   }
   const secrets = [password];
   let driver: Driver;
