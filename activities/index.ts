@@ -40,7 +40,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSavedTableActivities({
       orm: deps.orm,
       sources: {
-        box: createSecretBox(deps.config.secretsKey),
+        box: createSecretBox(deps.config.secretKeys),
         allowPrivate: deps.config.allowPrivateEgress,
         resolver: createResolver(deps.config.dnsServers),
         maxReadBytes: deps.config.maxReadBytes,
@@ -54,7 +54,7 @@ export function createActivities(deps: ActivityDeps) {
       http: { allowPrivate: deps.config.allowPrivateEgress, resolver: createResolver(deps.config.dnsServers) },
     }),
     ...outputActivities(deps),
-    ...createPhoneActivities({ orm: deps.orm, box: createSecretBox(deps.config.secretsKey), config: deps.config }),
+    ...createPhoneActivities({ orm: deps.orm, box: createSecretBox(deps.config.secretKeys), config: deps.config }),
     ...createConversationActivities({
       orm: deps.orm,
       models: deps.models,
@@ -70,6 +70,7 @@ export function createDeliveryActivities(deps: Pick<ActivityDeps, 'config' | 'or
     ...createWebhookActivities({
       orm: deps.orm,
       allowPrivate: deps.config.allowPrivateWebhooks,
+      box: createSecretBox(deps.config.secretKeys),
       workspaceSlots: deps.config.webhookWorkspaceSlots,
       concurrency: deps.config.webhookConcurrency,
       inlineFanOuts: deps.config.webhookInlineFanOuts,
@@ -85,6 +86,7 @@ function outputActivities(deps: Pick<ActivityDeps, 'config' | 'orm'>) {
     orm: deps.orm,
     allowPrivate: deps.config.allowPrivateWebhooks,
     resolver: createResolver(deps.config.dnsServers),
+    box: createSecretBox(deps.config.secretKeys),
   });
 }
 

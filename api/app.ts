@@ -72,6 +72,7 @@ import { phoneCallRoutes } from './routes/phone/calls';
 import { phoneCalendarRoutes } from './routes/phone/calendar';
 import { phoneHookRoutes } from './routes/phone/hooks';
 import { createSecretBox } from '../platform/secrets';
+import { codecServer } from './codec';
 import { conversationEngine } from '../domain/phone/conversationEngine';
 import { whatsappAccountRoutes } from './routes/whatsapp/accounts';
 import { whatsappConversationRoutes } from './routes/whatsapp/conversations';
@@ -111,7 +112,7 @@ export function declareRoutes(
   );
   const storage = deps.storage ?? createStorage(deps.config.storageUrl);
   // One box for every route that seals provider credentials and webhook secrets (platform/secrets.ts).
-  const box = createSecretBox(deps.config.secretsKey);
+  const box = createSecretBox(deps.config.secretKeys);
   const whatsapp = { box, publicUrl: deps.config.publicUrl, config: deps.config, temporal: deps.temporal };
   const sources = sourceDeps(deps.config);
   const openapi = () => (cachedDoc ??= buildOpenApi(routes, API_VERSION));
@@ -234,6 +235,8 @@ export function createApp(deps: AppDeps): {
   app.use(errorHandler(deps.logger));
   // The console's static files (docs/console.md): before the router, and only under /console/.
   app.use(consoleStatic(deps.config));
+  // Temporal's remote codec endpoint for operators (docs/operations.md): 404 unless SVC_CODEC_TOKEN is set.
+  app.use(codecServer(deps.config));
   // Published apps' public pages (docs/api/apps.md): no credential, outside the /v1 router.
   app.use(publicFace({ config: deps.config, temporal: deps.temporal, models, rateLimits, storage }));
   app.use(notFound(router));

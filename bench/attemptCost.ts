@@ -19,13 +19,14 @@
  * ATTEMPT_IN_FLIGHT=100.
  */
 import { fork } from 'node:child_process';
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { signedPost } from '../domain/webhooks/signedPost';
 import { CheckedConnections } from '../platform/net/safeHttp';
+import { createSecretBox, parseKeyRing } from '../platform/secrets';
 import { statTimes } from './lib/cpu';
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
@@ -90,17 +91,22 @@ function rawSender(port: number) {
 
 function svcSender(port: number) {
   const connections = new CheckedConnections();
+  // A sealed secret, as every subscription stores it: each attempt opens it (platform/secrets.ts).
+  const box = createSecretBox(parseKeyRing(randomBytes(32).toString('base64')));
+  const secretSlot = { table: 'webhook_subscriptions', id: 'bench', column: 'secret' };
+  const secret = box.seal('bench-secret-0123456789', secretSlot);
   return async (n: number) => {
     const result = await signedPost(
       {
         url: `http://127.0.0.1:${port}/hook/${n}`,
-        secret: 'bench-secret-0123456789',
+        secret,
+        secretSlot,
         body: BODY,
         deliveryId: `delivery-${n}`,
         attempt: 1,
         userAgent: 'svc-webhooks/1',
       },
-      { allowPrivate: true, connections },
+      { allowPrivate: true, connections, box },
     );
     if (result.error) throw new Error(result.error);
   };

@@ -1,4 +1,5 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { temporalDataConverter } from '../platform/payloadCodec';
 import { loadConfig } from '../platform/config';
 import { createTemporal } from '../platform/temporal';
 import { initOrm } from '../db/orm';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   const bare = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
+    dataConverter: temporalDataConverter(config.temporal.payloadKeys),
     taskQueue: bareQueue,
     workflowsPath: require.resolve('./baseline/workflows'),
     activities: { ...bareActivities, ...durableActivities(baselineDb), ...fanOutActivities(baselineDb) },

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { isDnsServer } from './net/dnsServers';
-import { parseSecretsKey } from './secrets';
+import { parseKeyRing, parseSecretsKey, type SecretKeyRing } from './secrets';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zipGuard';
 
 /**
@@ -35,6 +35,9 @@ const dnsServers = z
       .filter(Boolean),
   )
   .refine((list) => list.every(isDnsServer), 'must be a comma list of ip, ipv4:port or [ipv6]:port');
+
+// Only validates the shape of SVC_SECRETS_KEYS on its own, whatever the current key.
+const randomKeyText = Buffer.alloc(32, 1).toString('base64');
 
 const intFrom = (def: number) => z.coerce.number().int().positive().default(def);
 
@@ -104,6 +107,18 @@ const envSchema = z.object({
         return false;
       }
     }, 'must be 32 bytes, as base64 or 64 hex digits'),
+  SVC_SECRETS_KEYS: z
+    .string()
+    .optional()
+    .refine((v) => {
+      try {
+        parseKeyRing(randomKeyText, v ?? '');
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be a comma list of earlier keys, each 32 bytes as base64 or 64 hex digits'),
+  SVC_CODEC_TOKEN: z.string().min(16, 'must be at least 16 characters').optional().or(z.literal('')),
   SVC_TWILIO_API_URL: z
     .string()
     .refine((v) => URL.canParse(v), 'must be a URL such as https://api.twilio.com')
@@ -132,7 +147,13 @@ export interface Config {
   host: string;
   databaseUrl: string;
   dbPoolMax: number;
-  temporal: { address: string; namespace: string; taskQueue: string };
+  temporal: {
+    address: string;
+    namespace: string;
+    taskQueue: string;
+    /** Keys of the payload codec every Temporal client and worker installs (platform/temporal/payloadCodec.ts). */
+    payloadKeys?: SecretKeyRing;
+  };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   publicUrl: string;
   /**
@@ -218,10 +239,13 @@ export interface Config {
   /** Temporal UI's address, for the console's link from a run to its workflow; none when unset. */
   temporalUiUrl?: string;
   /**
-   * The AES-256-GCM key secrets are stored under (platform/secrets.ts); required in production,
-   * generated into the data dir by `npm run dev` and set by `npm test`.
+   * The AES-256-GCM keys secrets are stored under (platform/secrets.ts): `SVC_SECRETS_KEY` seals,
+   * `SVC_SECRETS_KEYS` (earlier keys) only open. Required in production, generated into the data dir by
+   * `npm run dev` and set by `npm test`. The same ring encrypts Temporal payloads (`temporal.payloadKeys`).
    */
-  secretsKey?: Buffer;
+  secretKeys?: SecretKeyRing;
+  /** Bearer token of `POST /codec/{encode,decode}` for Temporal UI and CLI; unset, those routes answer 404. */
+  codecToken?: string;
   /** The phone provider's REST base URL, Twilio's or a compatible one (docs/api/phone.md). */
   twilioApiUrl: string;
   /** The WhatsApp Cloud API (Graph API) that replies go to (docs/api/whatsapp.md); tests point it at a fake. */
@@ -248,12 +272,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.NODE_ENV === 'production' && !e.SVC_SECRETS_KEY) {
     throw new Error('invalid configuration:\n  SVC_SECRETS_KEY: required when NODE_ENV=production');
   }
+  const secretKeys = e.SVC_SECRETS_KEY ? parseKeyRing(e.SVC_SECRETS_KEY, e.SVC_SECRETS_KEYS) : undefined;
   return {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dbPoolMax: e.SVC_DB_POOL_MAX,
-    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE },
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      payloadKeys: secretKeys,
+    },
     logLevel: e.LOG_LEVEL,
     publicUrl: e.SVC_PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     trustProxyHops: e.SVC_TRUST_PROXY,
@@ -305,7 +335,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxWebhooks: e.SVC_MAX_WEBHOOKS,
     consoleDir: e.SVC_CONSOLE_DIR || path.resolve(process.cwd(), 'console/dist'),
     temporalUiUrl: e.SVC_TEMPORAL_UI_URL?.replace(/(?<!\/)\/+$/, '') || undefined,
-    secretsKey: e.SVC_SECRETS_KEY ? parseSecretsKey(e.SVC_SECRETS_KEY) : undefined,
+    secretKeys,
+    codecToken: e.SVC_CODEC_TOKEN || undefined,
     twilioApiUrl: e.SVC_TWILIO_API_URL.replace(/(?<!\/)\/+$/, ''),
     whatsapp: {
       apiUrl: e.SVC_WHATSAPP_API_URL?.replace(/(?<!\/)\/+$/, '') || 'https://graph.facebook.com',

@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from './config';
+import { temporalDataConverter } from './payloadCodec';
 
 export interface Temporal {
   client: Client;
@@ -15,11 +16,15 @@ export interface Temporal {
 
 /**
  * A lazily connected Temporal client: the API starts (and serves /healthz) while Temporal is still
- * coming up, and /readyz reports the truth.
+ * coming up, and /readyz reports the truth. Its payloads go through the payload codec (platform/payloadCodec.ts).
  */
 export function createTemporal(config: Config['temporal']): Temporal {
   const connection = Connection.lazy({ address: config.address });
-  const client = new Client({ connection, namespace: config.namespace });
+  const client = new Client({
+    connection,
+    namespace: config.namespace,
+    dataConverter: temporalDataConverter(config.payloadKeys),
+  });
   return {
     client,
     async ping(timeoutMs = 2000) {

@@ -7,12 +7,15 @@ import { usdToMicros } from '../domain/shared/money';
 import { LockMode } from '@mikro-orm/core';
 import { LedgerEntry, PLANS, Workspace, type Plan } from '../db/entities';
 import { initOrm, type Orm } from '../db/orm';
+import { rotateSecrets } from '../domain/secrets/rotation';
+import { createSecretBox, type SecretKeyRing } from '../platform/secrets';
 
 const USAGE = `usage: npm run admin -- <command>
   workspace:plan <workspaceId> <${PLANS.join('|')}>
   credits:set <workspaceId> <usd>
   user:verify <email>
-  keys:create <workspaceId> <name> <scope,scope,...>   (prints the plaintext key once)`;
+  keys:create <workspaceId> <name> <scope,scope,...>   (prints the plaintext key once)
+  secrets:rotate                                       (re-seals every stored secret under SVC_SECRETS_KEY)`;
 
 class UsageError extends Error {}
 
@@ -22,8 +25,11 @@ async function workspace(orm: Orm, id: string): Promise<Workspace> {
   return ws;
 }
 
-/** The operator commands listed in USAGE. Returns the line to print; throws UsageError for a bad command line. */
-export async function runAdmin(orm: Orm, argv: string[]): Promise<string> {
+/**
+ * The operator commands listed in USAGE. Returns the line to print; throws UsageError for a bad command line.
+ * `secretKeys` is the configured key ring (`secrets:rotate` needs it).
+ */
+export async function runAdmin(orm: Orm, argv: string[], secretKeys?: SecretKeyRing): Promise<string> {
   const [command, ...args] = argv;
   const em = orm.em.fork();
   switch (command) {
@@ -64,6 +70,15 @@ export async function runAdmin(orm: Orm, argv: string[]): Promise<string> {
       const ws = await workspace(orm, id);
       return (await issueApiKey(em, ws.id, name, scopes.filter(isScope))).plaintext;
     }
+    case 'secrets:rotate': {
+      if (!secretKeys) throw new UsageError('SVC_SECRETS_KEY is not set: there is no key to seal under');
+      const report = await rotateSecrets(em, createSecretBox(secretKeys));
+      const lines = report.map(
+        (c) =>
+          `${`${c.table}.${c.column}`.padEnd(36)} resealed ${c.resealed}, already current ${c.current}, failed ${c.failed}`,
+      );
+      return [`secrets sealed under key ${secretKeys.current.kid}:`, ...lines].join('\n');
+    }
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'no command');
   }
@@ -74,7 +89,7 @@ if (require.main === module) {
     const config = loadConfig();
     const orm = await initOrm(config.databaseUrl, 2);
     try {
-      console.log(await runAdmin(orm, process.argv.slice(2)));
+      console.log(await runAdmin(orm, process.argv.slice(2), config.secretKeys));
     } catch (err) {
       console.error(
         err instanceof UsageError ? `${err.message}\n\n${USAGE}` : `admin failed: ${(err as Error).message}`,

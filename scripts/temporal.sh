@@ -10,6 +10,8 @@
 #   SVC_TEMPORAL_START_TIMEOUT  seconds to wait for readiness (default: 90)
 #   SVC_TEMPORAL_STOP_TIMEOUT   seconds between SIGTERM and SIGKILL on stop (default: 10)
 #   TEMPORAL_CLI                the temporal binary to use (default: see scripts/temporal-cli.sh)
+#   SVC_CODEC_TOKEN             when set, the UI is pointed at the API's codec endpoint (docs/operations.md)
+#   SVC_CODEC_ENDPOINT          that endpoint (default: http://127.0.0.1:$PORT/codec, PORT the API's)
 #
 # Files in $SVC_DATA_DIR: temporal.db (+ -wal/-shm), temporal.log, temporal.pid.
 set -euo pipefail
@@ -20,6 +22,8 @@ source "$SCRIPTS_DIR/lib/common.sh"
 SVC_LOG_TAG=temporal
 
 DATA_DIR="$(svc_abspath "${SVC_DATA_DIR:-.data/dev}")"
+# the API's port (PORT) before this script reuses the name for Temporal's
+API_PORT="${PORT:-3000}"
 PORT="${SVC_TEMPORAL_PORT:-7233}"
 UI_PORT="${SVC_TEMPORAL_UI_PORT:-$((PORT + 1000))}"
 START_TIMEOUT="${SVC_TEMPORAL_START_TIMEOUT:-90}"
@@ -109,6 +113,11 @@ wait_ready() {
 launch() {
   local sa_args=() name
   for name in "${SEARCH_ATTRIBUTES[@]}"; do sa_args+=(--search-attribute "$name=Keyword"); done
+  # Payloads are encrypted (platform/payloadCodec.ts): with an operator token the UI decodes them through the API.
+  local codec_args=()
+  if [[ -n "${SVC_CODEC_TOKEN:-}" ]]; then
+    codec_args=(--ui-codec-endpoint "${SVC_CODEC_ENDPOINT:-http://127.0.0.1:$API_PORT/codec}")
+  fi
 
   # Log to a fresh file each start (the previous one kept as .1) so the tail shown on failure
   # belongs to this start.
@@ -127,6 +136,7 @@ launch() {
     --ui-port "$UI_PORT" \
     --db-filename "$DB_FILE" \
     "${sa_args[@]}" \
+    "${codec_args[@]}" \
     --sqlite-pragma journal_mode=wal \
     --sqlite-pragma synchronous=normal \
     --sqlite-pragma busy_timeout=10000 \

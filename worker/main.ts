@@ -10,6 +10,7 @@ import { createResolver } from '../platform/net/dnsServers';
 import { loadConfig, type Config } from '../platform/config';
 import { createLogger } from '../platform/logger';
 import { createTemporal, type Temporal } from '../platform/temporal';
+import { temporalDataConverter } from '../platform/payloadCodec';
 import { initOrm, type Orm } from '../db/orm';
 
 /** The worker of one process: what `npm run worker` runs and the tests start in-process. */
@@ -50,10 +51,13 @@ export async function createWorker(
 ): Promise<ServiceWorker> {
   // One set for the process: the runs worker's inline fan-outs share the webhook queue's limit and connections.
   const deliveries = createDeliveryActivities({ config, orm });
+  // Payloads encrypted like every Temporal client's (platform/payloadCodec.ts).
+  const dataConverter = temporalDataConverter(config.temporal.payloadKeys);
   const runs = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
+    dataConverter,
     // Tests bundle the workflows once per suite and hand the bundle in (see test/helpers/worker.ts).
     ...(opts.workflowBundle
       ? { workflowBundle: opts.workflowBundle }
@@ -67,6 +71,7 @@ export async function createWorker(
     connection,
     namespace: config.temporal.namespace,
     taskQueue: webhookTaskQueue(config.temporal.taskQueue),
+    dataConverter,
     activities: deliveries,
     maxConcurrentActivityTaskExecutions: config.webhookConcurrency,
   });

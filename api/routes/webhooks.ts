@@ -3,6 +3,7 @@ import { listDeliveries, redeliver } from '../../domain/webhooks/deliveries';
 import { createSubscription, deleteSubscription, listSubscriptions } from '../../domain/webhooks/subscriptions';
 import type { Config } from '../../platform/config';
 import { createResolver } from '../../platform/net/dnsServers';
+import { createSecretBox } from '../../platform/secrets';
 import { pageQuery } from '../../domain/shared/pagination';
 import type { Temporal } from '../../platform/temporal';
 import { idParams } from '../schemas/common';
@@ -16,6 +17,7 @@ const access = { auth: 'any', scope: 'webhooks:manage' } as const;
 /** Subscriptions, their delivery log, and redelivery of a finished delivery (docs/api/webhooks.md). */
 export function webhookRoutes(deps: { config: Config; temporal: Temporal }): RouteDef[] {
   const resolver = createResolver(deps.config.dnsServers);
+  const box = createSecretBox(deps.config.secretKeys);
   return [
     defineRoute<z.infer<typeof createWebhookBody>>({
       method: 'POST',
@@ -30,7 +32,7 @@ export function webhookRoutes(deps: { config: Config; temporal: Temporal }): Rou
       },
       async handler(ctx, { body }) {
         const { allowPrivateWebhooks: allowPrivate, maxWebhooks } = deps.config;
-        const opts = { allowPrivate, resolver, maxWebhooks };
+        const opts = { allowPrivate, resolver, maxWebhooks, box };
         ctx.body = await createSubscription(ctx.state.em, ctx.state.identity!.workspaceId, body, opts);
         ctx.status = 201;
       },

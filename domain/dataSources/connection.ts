@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DatabaseConfig, DataSource } from '../../db/entities/DataSource';
 import { NotPublicAddressError, resolvePublicHost, type Resolver } from '../../platform/net/publicAddress';
 import type { SecretBox } from '../../platform/secrets';
+import { secretSlot } from '../../db/secretColumns';
 import { ApiError, errors } from '../errors';
 import { openMysql } from './drivers/mysql';
 import { openPostgres } from './drivers/postgres';
@@ -65,9 +66,11 @@ export async function withSource<T>(
   const config = source.config as DatabaseConfig;
   let password = '';
   try {
-    if (source.secret) password = deps.box.open(source.secret);
+    if (source.secret) password = deps.box.open(source.secret, secretSlot('data_sources', source.id, 'secret'));
   } catch {
-    throw new SourceFailure('the stored password cannot be decrypted: SVC_SECRETS_KEY changed since it was saved');
+    throw new SourceFailure(
+      'the stored password cannot be decrypted: its key is not configured (SVC_SECRETS_KEY, SVC_SECRETS_KEYS) or the value was altered',
+    );
   }
   const secrets = [password];
   let driver: Driver;

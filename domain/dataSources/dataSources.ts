@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DataSource, type DatabaseConfig, type DataSourceType } from '../../db/entities/DataSource';
 import type { SecretBox } from '../../platform/secrets';
+import { secretSlot } from '../../db/secretColumns';
 import { errors } from '../errors';
 import { findPage } from '../shared/pagination';
 import { presentDataSource, type DataSourceView } from './presenters';
@@ -41,7 +42,7 @@ export async function createDataSource(
   } else {
     const { config, password } = splitSecret(input.config);
     source = new DataSource(workspaceId, input.name, input.type as DataSourceType, config);
-    source.secret = box.seal(password);
+    source.secret = box.seal(password, secretSlot('data_sources', source.id, 'secret'));
   }
   await em.persist(source).flush();
   return presentDataSource(source);
@@ -89,7 +90,7 @@ export async function updateDataSource(
       ]);
     }
     source.config = { ...(source.config as DatabaseConfig), ...rest };
-    if (password !== undefined) source.secret = box.seal(password);
+    if (password !== undefined) source.secret = box.seal(password, secretSlot('data_sources', source.id, 'secret'));
     source.status = 'untested';
   }
   source.updatedAt = new Date();

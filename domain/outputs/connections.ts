@@ -2,6 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { OutputConnection, OutputDelivery } from '../../db/entities/OutputConnection';
 import { SavedTable } from '../../db/entities/SavedTable';
 import type { Resolver } from '../../platform/net/publicAddress';
+import type { SecretBox } from '../../platform/secrets';
+import { secretSlot } from '../../db/secretColumns';
 import { errors } from '../errors';
 import { findPage } from '../shared/pagination';
 import { checkUrl } from '../webhooks/subscriptions';
@@ -41,7 +43,7 @@ export async function createConnection(
   em: EntityManager,
   workspaceId: string,
   input: NewOutputConnection,
-  opts: UrlCheckOptions,
+  opts: UrlCheckOptions & { box: SecretBox },
 ): Promise<OutputConnectionView> {
   if (input.type === 'saved_table') {
     const table = await em.findOne(SavedTable, { id: input.savedTableId, workspaceId }, { fields: ['id'] });
@@ -56,7 +58,7 @@ export async function createConnection(
   const url = await checkUrl(input.url, opts);
   const conn = new OutputConnection(workspaceId, input.name, 'http');
   conn.url = url;
-  conn.secret = input.secret;
+  conn.secret = opts.box.seal(input.secret, secretSlot('output_connections', conn.id, 'secret'));
   em.persist(conn);
   await em.flush();
   return serializeConnection(conn);

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { OutputConnection, OutputDelivery, type OutputAttempt } from '../../db/entities/OutputConnection';
+import { secretSlot } from '../../db/secretColumns';
 import { signedPost, type DeliveryOptions } from '../webhooks/signedPost';
 import { findConnection } from './connections';
 import { appendOutputRow } from './savedTableDelivery';
@@ -117,6 +118,7 @@ export async function attemptOutputDelivery(
     {
       url: conn.url,
       secret: conn.secret,
+      secretSlot: secretSlot('output_connections', conn.id, 'secret'),
       body: delivery.body,
       deliveryId: delivery.id,
       attempt,

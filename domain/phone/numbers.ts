@@ -3,6 +3,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PhoneNumber } from '../../db/entities/PhoneNumber';
 import { Workspace } from '../../db/entities/Workspace';
+import { secretSlot } from '../../db/secretColumns';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
 import { findPage } from '../shared/pagination';
@@ -38,9 +39,11 @@ export async function createNumber(
     agent,
     input.e164,
     input.provider,
-    deps.box.seal(JSON.stringify(input.credentials)),
-    deps.box.seal(secret),
+    '',
+    '',
   );
+  number.credentials = deps.box.seal(JSON.stringify(input.credentials), credentialsSlot(number));
+  number.webhookSecret = deps.box.seal(secret, webhookSecretSlot(number));
   try {
     await em.persist(number).flush();
   } catch (err) {
@@ -81,7 +84,9 @@ export async function updateNumber(
 ): Promise<NumberView> {
   const number = await findNumber(em, identity.workspaceId, id);
   if (input.agentId !== undefined) number.agent = await phoneAgentFromBody(em, identity.workspaceId, input.agentId);
-  if (input.credentials !== undefined) number.credentials = deps.box.seal(JSON.stringify(input.credentials));
+  if (input.credentials !== undefined) {
+    number.credentials = deps.box.seal(JSON.stringify(input.credentials), credentialsSlot(number));
+  }
   number.updatedAt = new Date();
   await em.flush();
   return presentNumber(deps.config, number);
@@ -106,13 +111,17 @@ export async function rotateSecret(
 ): Promise<{ webhookSecret: string }> {
   const number = await findNumber(em, identity.workspaceId, id);
   const secret = newSecret();
-  number.webhookSecret = deps.box.seal(secret);
+  number.webhookSecret = deps.box.seal(secret, webhookSecretSlot(number));
   number.updatedAt = new Date();
   await em.flush();
   return { webhookSecret: secret };
 }
 
+/** Where a number's sealed secrets live: each is bound to the row and its column. */
+const credentialsSlot = (number: PhoneNumber) => secretSlot('phone_numbers', number.id, 'credentials');
+export const webhookSecretSlot = (number: PhoneNumber) => secretSlot('phone_numbers', number.id, 'webhook_secret');
+
 /** A number's provider credentials, opened. */
 export function openCredentials(deps: Pick<PhoneDeps, 'box'>, number: PhoneNumber): ProviderCredentials {
-  return JSON.parse(deps.box.open(number.credentials)) as ProviderCredentials;
+  return JSON.parse(deps.box.open(number.credentials, credentialsSlot(number))) as ProviderCredentials;
 }

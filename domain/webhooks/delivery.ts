@@ -5,10 +5,24 @@ import {
   WebhookSubscription,
   type DeliveryAttempt,
 } from '../../db/entities/Webhook';
+import { secretSlot } from '../../db/secretColumns';
 import { signedPost, type DeliveryOptions, type SignedPostResult } from './signedPost';
 import { renewDeliverySlot } from './slots';
 
 export { ATTEMPT_TIMEOUT_MS, type DeliveryOptions } from './signedPost';
+
+/** What one attempt sends: `secret` is the subscription's as stored (sealed), opened only to sign. */
+export interface WebhookTarget {
+  deliveryId: string;
+  subscriptionId: string;
+  url: string;
+  secret: string;
+  body: string;
+}
+
+/** Where a subscription's secret lives: its ciphertext is bound to the row. */
+export const webhookSecretSlot = (subscriptionId: string) =>
+  secretSlot('webhook_subscriptions', subscriptionId, 'secret');
 
 /**
  * What one attempt came to. `subscription_gone`: the subscription was deleted or disabled, so no
@@ -62,19 +76,17 @@ export async function attemptDelivery(
   if (!sub || sub.deletedAt || sub.status !== 'active') return { outcome: 'subscription_gone' };
   const body = await deliveryBody(em, delivery);
   await renewDeliverySlot(em, deliveryId);
-  return sendAttempt(em, { deliveryId: delivery.id, url: sub.url, secret: sub.secret, body }, attempt, opts);
+  const target = { deliveryId: delivery.id, subscriptionId: sub.id, url: sub.url, secret: sub.secret, body };
+  return sendAttempt(em, target, attempt, opts);
 }
 
 /**
  * The signed POST of one attempt, not yet in the log: what sendAttempt sends, and the fan-out's first
  * attempts, which log theirs in batches (attemptLog.ts). Never throws: a failure is in `error`.
  */
-export function postAttempt(
-  target: { deliveryId: string; url: string; secret: string; body: string },
-  attempt: number,
-  opts: DeliveryOptions,
-): Promise<SignedPostResult> {
-  return signedPost({ ...target, attempt, userAgent: 'svc-webhooks/1' }, opts);
+export function postAttempt(target: WebhookTarget, attempt: number, opts: DeliveryOptions): Promise<SignedPostResult> {
+  const secretSlot = webhookSecretSlot(target.subscriptionId);
+  return signedPost({ ...target, secretSlot, attempt, userAgent: 'svc-webhooks/1' }, opts);
 }
 
 /**
@@ -85,7 +97,7 @@ export function postAttempt(
  */
 export async function sendAttempt(
   em: EntityManager,
-  target: { deliveryId: string; url: string; secret: string; body: string },
+  target: WebhookTarget,
   attempt: number,
   opts: DeliveryOptions,
 ): Promise<{ outcome: 'delivered' } | { outcome: 'attempt_failed'; error: string }> {

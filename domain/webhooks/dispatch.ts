@@ -80,7 +80,9 @@ export interface DeliveryTarget {
   live: boolean;
   /** How many attempts its log holds. */
   attempts: number;
+  subscriptionId: string;
   url: string;
+  /** The subscription's secret as stored (sealed); opened only to sign an attempt. */
   secret: string;
   /** The bytes it sends: its event's body, or its own (recorded before events were stored once). */
   body: string;
@@ -189,7 +191,7 @@ async function recordTargets(em: EntityManager, run: AnnouncedRun, claimSlots: n
        returning id, subscription_id, status, attempts, body, event_id, slot_until is not null as claimed),
      found as (select * from added union all (${findDeliveries}))
      select f.id, f.status, ${LIVE} as live,
-       jsonb_array_length(f.attempts) as attempts, s.url, s.secret, coalesce(f.body, e.body) as body, f.claimed,
+       jsonb_array_length(f.attempts) as attempts, s.id as "subscriptionId", s.url, s.secret, coalesce(f.body, e.body) as body, f.claimed,
        exists (select 1 from listening l where not exists
          (select 1 from found g where g.subscription_id = l.id)) as missed
      from found f left join webhook_subscriptions s on s.id = f.subscription_id

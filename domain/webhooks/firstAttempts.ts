@@ -42,7 +42,7 @@ type Target = DeliveryTarget;
 async function loadTargets(em: EntityManager, deliveryIds: string[]): Promise<Map<string, Target>> {
   const rows: Target[] = await em.getConnection().execute(
     `select d.id, d.status, ${LIVE} as live,
-       jsonb_array_length(d.attempts) as attempts, s.url, s.secret, coalesce(d.body, e.body) as body, false as claimed
+       jsonb_array_length(d.attempts) as attempts, s.id as "subscriptionId", s.url, s.secret, coalesce(d.body, e.body) as body, false as claimed
      from webhook_deliveries d left join webhook_subscriptions s on s.id = d.subscription_id
        left join webhook_events e on e.id = d.event_id
      where d.id in (?)`,
@@ -108,7 +108,13 @@ export async function makeFirstAttempts(
   const hold = (first: Target) => {
     const p = (async () => {
       for (let t: Target | undefined = first; t;) {
-        const target = { deliveryId: t.id, url: t.url, secret: t.secret, body: t.body };
+        const target = {
+          deliveryId: t.id,
+          subscriptionId: t.subscriptionId,
+          url: t.url,
+          secret: t.secret,
+          body: t.body,
+        };
         const result = await limiter.run(() => postAttempt(target, 1, opts));
         outcome.set(t.id, result.error ? 'retry' : 'succeeded');
         log.add(t.id, result.error ? 'attempted' : 'succeeded', result);

@@ -1,5 +1,7 @@
 import { NotPublicAddressError, type Resolver } from '../../platform/net/publicAddress';
 import { safeRequest, type CheckedConnections } from '../../platform/net/safeHttp';
+import { openSecret } from '../../db/secretColumns';
+import type { SecretBox, SecretSlot } from '../../platform/secrets';
 import { SIGNATURE_HEADER, signatureHeader } from './signature';
 
 /** 10 s per attempt; the request gives up a little earlier so the attempt is still recorded. */
@@ -12,6 +14,8 @@ export interface DeliveryOptions {
   resolver?: Resolver;
   /** The process's keep-alive connections to checked addresses (safeHttp.ts); absent, every attempt opens its own. */
   connections?: CheckedConnections;
+  /** Opens the sealed secret each attempt signs with (platform/secrets.ts). */
+  box: SecretBox;
 }
 
 /** One attempt as the delivery log keeps it. */
@@ -28,19 +32,35 @@ export interface SignedPostResult {
  * deliveries and save-output connections both send this way. Never throws: a failure is in `error`.
  */
 export async function signedPost(
-  target: { url: string; secret: string; body: string; deliveryId: string; attempt: number; userAgent: string },
+  target: {
+    url: string;
+    /** The secret as stored, opened here for this attempt only. */
+    secret: string;
+    secretSlot: SecretSlot;
+    body: string;
+    deliveryId: string;
+    attempt: number;
+    userAgent: string;
+  },
   opts: DeliveryOptions,
 ): Promise<SignedPostResult> {
   const at = new Date();
   let statusCode: number | null = null;
   let error: string | null = null;
+  let secret: string;
+  try {
+    secret = openSecret(opts.box, target.secret, target.secretSlot);
+  } catch {
+    // Sealed for another row or under a key no longer configured: nothing is sent unsigned or mis-signed.
+    return { at: at.toISOString(), statusCode, error: 'the stored secret cannot be decrypted' };
+  }
   try {
     const res = await safeRequest(target.url, {
       method: 'POST',
       headers: {
         'Content-Type': 'application/json',
         'User-Agent': target.userAgent,
-        [SIGNATURE_HEADER]: signatureHeader(target.secret, target.body, Math.floor(at.getTime() / 1000)),
+        [SIGNATURE_HEADER]: signatureHeader(secret, target.body, Math.floor(at.getTime() / 1000)),
         'X-SVC-Delivery': target.deliveryId,
         'X-SVC-Attempt': String(target.attempt),
       },

@@ -3,6 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookSubscription, type WebhookEvent } from '../../db/entities/Webhook';
 import { Workspace } from '../../db/entities/Workspace';
 import { NotPublicAddressError, resolvePublicUrl, type Resolver } from '../../platform/net/publicAddress';
+import type { SecretBox } from '../../platform/secrets';
+import { secretSlot } from '../../db/secretColumns';
 import { ApiError, errors } from '../errors';
 import { findPage } from '../shared/pagination';
 import { serializeWebhook, type WebhookView } from './presenters';
@@ -56,7 +58,7 @@ export async function createSubscription(
   em: EntityManager,
   workspaceId: string,
   input: NewSubscription,
-  opts: { allowPrivate: boolean; resolver?: Resolver; maxWebhooks: number },
+  opts: { allowPrivate: boolean; resolver?: Resolver; maxWebhooks: number; box: SecretBox },
 ): Promise<WebhookView> {
   const url = await checkUrl(input.url, { allowPrivate: opts.allowPrivate, resolver: opts.resolver });
   const sub = await em.transactional(async (tx) => {
@@ -68,7 +70,9 @@ export async function createSubscription(
         { limit: opts.maxWebhooks },
       );
     }
-    const created = new WebhookSubscription(workspaceId, url, input.events, input.secret);
+    const created = new WebhookSubscription(workspaceId, url, input.events, '');
+    // Sealed and bound to the row (platform/secrets.ts): it signs every delivery, so it is kept openable.
+    created.secret = opts.box.seal(input.secret, secretSlot('webhook_subscriptions', created.id, 'secret'));
     tx.persist(created);
     return created;
   });

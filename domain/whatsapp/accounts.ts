@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WhatsAppAccount } from '../../db/entities/WhatsAppAccount';
 import { Workspace } from '../../db/entities/Workspace';
 import type { SecretBox } from '../../platform/secrets';
+import { secretSlot } from '../../db/secretColumns';
 import { agentFromBody } from '../apps/find';
 import { errors } from '../errors';
 import { findPage } from '../shared/pagination';
@@ -59,17 +60,20 @@ export async function createAccount(
   input: CreateAccountInput,
 ): Promise<WhatsAppAccountView> {
   const agent = await agentFromBody(em, workspaceId, input.agentId);
-  const account = new WhatsAppAccount(
-    em.getReference(Workspace, workspaceId),
-    agent,
-    input.phoneNumberId,
-    deps.box.seal(input.accessToken),
-    deps.box.seal(input.appSecret),
-    deps.box.seal(input.verifyToken),
-  );
+  const account = new WhatsAppAccount(em.getReference(Workspace, workspaceId), agent, input.phoneNumberId, '', '', '');
+  sealCredentials(deps.box, account, input);
   em.persist(account);
   await flushUnique(em, input.phoneNumberId);
   return presentAccount(account, deps.publicUrl);
+}
+
+/** Seals the credentials given, each bound to the account's row and its column. */
+function sealCredentials(box: SecretBox, account: WhatsAppAccount, input: Partial<CreateAccountInput>): void {
+  const slot = (column: 'access_token' | 'app_secret' | 'verify_token') =>
+    secretSlot('whatsapp_accounts', account.id, column);
+  if (input.accessToken !== undefined) account.accessTokenSealed = box.seal(input.accessToken, slot('access_token'));
+  if (input.appSecret !== undefined) account.appSecretSealed = box.seal(input.appSecret, slot('app_secret'));
+  if (input.verifyToken !== undefined) account.verifyTokenSealed = box.seal(input.verifyToken, slot('verify_token'));
 }
 
 /** One page of the workspace's live accounts, newest first. */
@@ -97,9 +101,7 @@ export async function updateAccount(
   const account = await findAccount(em, workspaceId, id);
   if (input.agentId !== undefined) account.agent = await agentFromBody(em, workspaceId, input.agentId);
   if (input.phoneNumberId !== undefined) account.phoneNumberId = input.phoneNumberId;
-  if (input.accessToken !== undefined) account.accessTokenSealed = deps.box.seal(input.accessToken);
-  if (input.appSecret !== undefined) account.appSecretSealed = deps.box.seal(input.appSecret);
-  if (input.verifyToken !== undefined) account.verifyTokenSealed = deps.box.seal(input.verifyToken);
+  sealCredentials(deps.box, account, input);
   account.updatedAt = new Date();
   await flushUnique(em, account.phoneNumberId);
   return presentAccount(account, deps.publicUrl);

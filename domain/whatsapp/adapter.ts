@@ -5,6 +5,7 @@ import type { Config } from '../../platform/config';
 import { createResolver } from '../../platform/net/dnsServers';
 import { createSecretBox } from '../../platform/secrets';
 import type { ChannelRegistry } from '../conversations/channelRegistry';
+import { secretSlot } from '../../db/secretColumns';
 import type { ChannelAdapter, ReplyContext } from '../conversations/channels';
 import { sendText, type GraphDeps } from './graph';
 
@@ -15,7 +16,7 @@ import { sendText, type GraphDeps } from './graph';
  * failure throws, for the engine's activity to retry; a reply of a removed account has nowhere to go and is dropped.
  */
 export function createWhatsAppAdapter(deps: { orm: Orm; config: Config }): ChannelAdapter {
-  const box = createSecretBox(deps.config.secretsKey);
+  const box = createSecretBox(deps.config.secretKeys);
   const graph: GraphDeps = {
     apiUrl: deps.config.whatsapp.apiUrl,
     apiVersion: deps.config.whatsapp.apiVersion,
@@ -31,7 +32,10 @@ export function createWhatsAppAdapter(deps: { orm: Orm; config: Config }): Chann
       if (!link || link.account.deletedAt) return;
       const messageId = await sendText(graph, {
         phoneNumberId: link.account.phoneNumberId,
-        accessToken: box.open(link.account.accessTokenSealed),
+        accessToken: box.open(
+          link.account.accessTokenSealed,
+          secretSlot('whatsapp_accounts', link.account.id, 'access_token'),
+        ),
         to: link.waId,
         text: ctx.text,
       });

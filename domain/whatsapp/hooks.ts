@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WhatsAppAccount } from '../../db/entities/WhatsAppAccount';
 import type { SecretBox } from '../../platform/secrets';
+import { secretSlot } from '../../db/secretColumns';
 import { errors } from '../errors';
 import { sameSecret, validSignature } from './signature';
 
@@ -22,7 +23,7 @@ export async function verifySubscription(
   query: { mode: string; verifyToken: string; challenge: string },
 ): Promise<string> {
   const account = await hookAccount(em, accountId);
-  const ok = query.mode === 'subscribe' && sameSecret(box.open(account.verifyTokenSealed), query.verifyToken);
+  const ok = query.mode === 'subscribe' && sameSecret(openHookSecret(box, account, 'verify_token'), query.verifyToken);
   if (!ok) throw errors.forbidden('Verification failed: wrong mode or verify token');
   return query.challenge;
 }
@@ -40,8 +41,21 @@ export async function authenticatePost(
   signature: string | undefined,
 ): Promise<WhatsAppAccount> {
   const account = await hookAccount(em, accountId);
-  if (!validSignature(box.open(account.appSecretSealed), raw, signature)) {
+  if (!validSignature(openHookSecret(box, account, 'app_secret'), raw, signature)) {
     throw errors.forbidden('Invalid X-Hub-Signature-256');
   }
   return account;
+}
+
+/**
+ * An account's hook secret, opened; one that does not open (sealed for another row, or under a key no longer
+ * configured) cannot authenticate anything, so the hook answers `forbidden` as for a wrong secret.
+ */
+function openHookSecret(box: SecretBox, account: WhatsAppAccount, column: 'app_secret' | 'verify_token'): string {
+  const stored = column === 'app_secret' ? account.appSecretSealed : account.verifyTokenSealed;
+  try {
+    return box.open(stored, secretSlot('whatsapp_accounts', account.id, column));
+  } catch {
+    throw errors.forbidden('The stored secret cannot be read');
+  }
 }

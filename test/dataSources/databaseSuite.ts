@@ -68,7 +68,7 @@ export function databaseSourceSuite(type: 'postgres' | 'mysql', sample: () => Pr
 
   it('stores the password encrypted at rest', async () => {
     const row = await h.orm.em.fork().findOneOrFail(DataSource, sourceId);
-    expect(row.secret).toMatch(/^v1\./);
+    expect(row.secret).toMatch(/^v2\.[0-9a-f]{8}\./);
     expect(row.secret).not.toContain(db.password);
     expect(JSON.stringify(row.config)).not.toContain(db.password);
   });

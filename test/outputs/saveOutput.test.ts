@@ -7,6 +7,7 @@ import type { Harness } from '../helpers/harness';
 import { bearer, createKey, signUp, type Account } from '../helpers/factories';
 import { startReceiver, sleep } from '../helpers/receiver';
 import { startRunStack } from '../helpers/worker';
+import { createSecretBox } from '../../platform/secrets';
 
 // The pieces other workflows (a flow's save_output step) build on (docs/api/output-connections.md#how-it-runs-operators).
 describe('saving an output from a workflow or the domain', () => {
@@ -98,11 +99,27 @@ describe('saving an output from a workflow or the domain', () => {
       const conn = await connect(rx.url);
       const em = h.orm.em.fork();
       const runId = randomUUID();
-      const sent = await sendOutput(em, owner.workspaceId, conn.id, { a: 1 }, { runId }, { allowPrivate: true });
+      const sent = await sendOutput(
+        em,
+        owner.workspaceId,
+        conn.id,
+        { a: 1 },
+        { runId },
+        { allowPrivate: true, box: createSecretBox(h.config.secretKeys) },
+      );
       expect(sent).toMatchObject({ outcome: 'attempt_failed', error: 'receiver answered 500' });
       expect(rx.received).toHaveLength(1);
       expect(rx.received[0].headers['x-svc-attempt']).toBe('1');
-      await expect(sendOutput(em, randomUUID(), conn.id, {}, { runId }, { allowPrivate: true })).rejects.toMatchObject({
+      await expect(
+        sendOutput(
+          em,
+          randomUUID(),
+          conn.id,
+          {},
+          { runId },
+          { allowPrivate: true, box: createSecretBox(h.config.secretKeys) },
+        ),
+      ).rejects.toMatchObject({
         code: 'not_found',
       });
     } finally {

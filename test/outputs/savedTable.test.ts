@@ -7,6 +7,7 @@ import { error, ok } from '../helpers/responses';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { samplePostgres } from '../helpers/sampleSources';
 import { startRunStack } from '../helpers/worker';
+import { createSecretBox } from '../../platform/secrets';
 
 type Headers = Record<string, string>;
 
@@ -114,12 +115,19 @@ describe('saved table output connections', () => {
     // A retried activity: the same source key records the same delivery, and attempting it again appends nothing.
     const em = h.orm.em.fork();
     expect(await recordOutputDelivery(em, workspaceId, conn.id, { id: 99 }, { runId: run.id })).toBe(log.id);
-    expect(await attemptOutputDelivery(em, log.id, 2, { allowPrivate: true })).toEqual({ outcome: 'delivered' });
+    expect(
+      await attemptOutputDelivery(em, log.id, 2, { allowPrivate: true, box: createSecretBox(h.config.secretKeys) }),
+    ).toEqual({ outcome: 'delivered' });
 
     // Two attempts of one fresh delivery at the same time append one row; a non-object output is `{ output }`.
     const fresh = await recordOutputDelivery(em, workspaceId, conn.id, 'plain text', { key: 'test:concurrent' });
     const both = await Promise.all(
-      [1, 2].map((n) => attemptOutputDelivery(h.orm.em.fork(), fresh, n, { allowPrivate: true })),
+      [1, 2].map((n) =>
+        attemptOutputDelivery(h.orm.em.fork(), fresh, n, {
+          allowPrivate: true,
+          box: createSecretBox(h.config.secretKeys),
+        }),
+      ),
     );
     expect(both).toEqual([{ outcome: 'delivered' }, { outcome: 'delivered' }]);
     expect(await rows(tableId)).toEqual([

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { recordRunDeliveries, recordRunTargets } from '../../domain/webhooks/dispatch';
 import { Limiter, makeFirstAttempts } from '../../domain/webhooks/firstAttempts';
 import { CheckedConnections } from '../../platform/net/safeHttp';
+import { createSecretBox } from '../../platform/secrets';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { sleep, startReceiver, until } from '../helpers/receiver';
@@ -59,6 +60,7 @@ describe('webhook first attempts in the fan-out', () => {
     limiter: new Limiter(10),
     progress: () => undefined,
     allowPrivate: true,
+    box: createSecretBox(h.config.secretKeys),
   });
   /** Each delivery row of a run: its status and whether it holds a slot. */
   const deliveryRows = (
@@ -185,6 +187,7 @@ describe('webhook first attempts in the fan-out', () => {
         limiter: new Limiter(50),
         progress: () => undefined,
         allowPrivate: true,
+        box: createSecretBox(h.config.secretKeys),
         connections: pool,
       };
       const first = await makeFirstAttempts(h.orm.em.fork(), workspaceId, ids, deps);
@@ -339,6 +342,7 @@ describe('webhook first attempts in the fan-out', () => {
         limiter: new Limiter(10),
         progress: () => undefined,
         allowPrivate: true,
+        box: createSecretBox(h.config.secretKeys),
       }).finally(() => knex.off('query', count));
       expect(outcome).toEqual({ succeeded: 5, gone: 0, retry: [], queued: [] });
       expect(statements.filter((q) => q.includes('pg_advisory_xact_lock'))).toHaveLength(0);

@@ -6,7 +6,7 @@ import { createSecretBox } from '../../../platform/secrets';
 /** What the data-source routes need to reach a source: the secrets' box and the outbound guard's settings. */
 export function sourceDeps(config: Config): SourceDeps {
   return {
-    box: createSecretBox(config.secretsKey),
+    box: createSecretBox(config.secretKeys),
     allowPrivate: config.allowPrivateEgress,
     resolver: createResolver(config.dnsServers),
     maxReadBytes: config.maxReadBytes,

@@ -10,6 +10,7 @@ import { redeliverOutput } from '../../../domain/outputs/redeliver';
 import { pageQuery } from '../../../domain/shared/pagination';
 import type { Config } from '../../../platform/config';
 import { createResolver } from '../../../platform/net/dnsServers';
+import { createSecretBox } from '../../../platform/secrets';
 import type { Temporal } from '../../../platform/temporal';
 import { idParams } from '../../schemas/common';
 import {
@@ -28,6 +29,7 @@ const access = { auth: 'any', scope: 'webhooks:manage' } as const;
 /** Save-output connections, their delivery logs and redelivery (docs/api/output-connections.md). */
 export function outputConnectionRoutes(deps: { config: Config; temporal: Temporal }): RouteDef[] {
   const resolver = createResolver(deps.config.dnsServers);
+  const box = createSecretBox(deps.config.secretKeys);
   return [
     defineRoute<z.infer<typeof createOutputConnectionBody>>({
       method: 'POST',
@@ -38,7 +40,7 @@ export function outputConnectionRoutes(deps: { config: Config; temporal: Tempora
       body: createOutputConnectionBody,
       responses: { 201: { description: 'Created', schema: outputConnectionOut } },
       async handler(ctx, { body }) {
-        const opts = { allowPrivate: deps.config.allowPrivateWebhooks, resolver };
+        const opts = { allowPrivate: deps.config.allowPrivateWebhooks, resolver, box };
         ctx.body = await createConnection(ctx.state.em, ctx.state.identity!.workspaceId, body, opts);
         ctx.status = 201;
       },
