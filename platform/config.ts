@@ -60,7 +60,7 @@ const envSchema = z.object({
   SVC_UNVERIFIED_RUN_LIMIT: z.coerce.number().int().nonnegative().default(3),
   SVC_MAX_JSON_BYTES: intFrom(1024 * 1024),
   SVC_MAX_UPLOAD_BYTES: intFrom(25 * 1024 * 1024),
-  SVC_APP_UPLOAD_TOTAL_BYTES: intFrom(100 * 1024 * 1024),
+  SVC_APP_UPLOAD_TOTAL_BYTES: intFrom(10 * 1024 * 1024),
   SVC_MAX_IMPORT_BYTES: intFrom(25 * 1024 * 1024),
   SVC_MAX_STREAMS: intFrom(20),
   SVC_MAX_KNOWLEDGE_CHARS: intFrom(5 * 1024 * 1024),
@@ -84,6 +84,8 @@ const envSchema = z.object({
   SVC_WEBHOOK_WORKSPACE_SLOTS: intFrom(25),
   SVC_WEBHOOK_INLINE_FANOUTS: z.coerce.number().int().nonnegative().default(10),
   SVC_MAX_WEBHOOKS: intFrom(25),
+  SVC_MIN_SCHEDULE_MINUTES: intFrom(5),
+  SVC_REFRESH_RATE_PER_MIN: intFrom(6),
   SVC_CONSOLE_DIR: z.string().optional(),
   NODE_ENV: z.string().optional(),
   SVC_SECRETS_KEY: z
@@ -203,6 +205,10 @@ export interface Config {
   webhookInlineFanOuts: number;
   /** Live (not deleted) webhook subscriptions a workspace may hold; one more is 409 `conflict`. */
   maxWebhooks: number;
+  /** The fewest minutes between two fires of a flow's schedule or a saved table's refresh cron. */
+  minScheduleMinutes: number;
+  /** Manual refreshes of one saved table per minute; one more is 429 `rate_limited`. */
+  refreshRatePerMin: number;
   /** The console's built files, served under `/console/` (docs/console.md). */
   consoleDir: string;
   /** Temporal UI's address, for the console's link from a run to its workflow; none when unset. */
@@ -286,6 +292,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookWorkspaceSlots: e.SVC_WEBHOOK_WORKSPACE_SLOTS,
     webhookInlineFanOuts: e.SVC_WEBHOOK_INLINE_FANOUTS,
     maxWebhooks: e.SVC_MAX_WEBHOOKS,
+    minScheduleMinutes: e.SVC_MIN_SCHEDULE_MINUTES,
+    refreshRatePerMin: e.SVC_REFRESH_RATE_PER_MIN,
     consoleDir: e.SVC_CONSOLE_DIR || path.resolve(process.cwd(), 'console/dist'),
     temporalUiUrl: e.SVC_TEMPORAL_UI_URL?.replace(/\/+$/, '') || undefined,
     secretsKey: e.SVC_SECRETS_KEY ? parseSecretsKey(e.SVC_SECRETS_KEY) : undefined,

@@ -5,6 +5,7 @@ import { Workspace } from '../../db/entities/Workspace';
 import type { SecretBox } from '../../platform/secrets';
 import { agentFromBody } from '../apps/find';
 import { errors } from '../errors';
+import { claimQuota } from '../quotas/quotas';
 import { findPage } from '../pagination';
 import { presentAccount, type WhatsAppAccountView } from './presenters';
 
@@ -50,7 +51,8 @@ async function flushUnique(em: EntityManager, phoneNumberId: string): Promise<vo
 
 /**
  * Connects a phone number: the credentials are sealed before they are stored and never shown again.
- * Throws 400 for an agent of no one's, 409 when a live account of the workspace has the phone number id.
+ * Throws 400 for an agent of no one's, 409 when a live account of the workspace has the phone number id or
+ * the plan's WhatsApp accounts are all in use (`details.quota`).
  */
 export async function createAccount(
   em: EntityManager,
@@ -67,8 +69,15 @@ export async function createAccount(
     deps.box.seal(input.appSecret),
     deps.box.seal(input.verifyToken),
   );
-  em.persist(account);
-  await flushUnique(em, input.phoneNumberId);
+  try {
+    await em.transactional(async (tx) => {
+      await claimQuota(tx, workspaceId, { whatsappAccounts: 1 });
+      tx.persist(account);
+    });
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) throw phoneTaken(input.phoneNumberId);
+    throw err;
+  }
   return presentAccount(account, deps.publicUrl);
 }
 
