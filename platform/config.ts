@@ -46,10 +46,13 @@ const envSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('runs'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SVC_PUBLIC_URL: z.string().optional(),
+  SVC_PUBLIC_URL: z
+    .string()
+    .refine((v) => v === '' || /^https?:$/.test(URL.parse(v)?.protocol ?? ''), 'must be an http(s) URL')
+    .optional(),
   SVC_TRUST_PROXY: proxyHops,
   SVC_COOKIE_SECURE: flag,
-  SVC_CONSOLE_ORIGINS: z.string().default('http://localhost:3000,http://127.0.0.1:3000'),
+  SVC_CONSOLE_ORIGINS: z.string().optional(),
   SVC_SESSION_DAYS: intFrom(30),
   SVC_SIGNIN_RATE_PER_MIN: intFrom(10),
   SVC_SIGNUP_RATE_PER_MIN: intFrom(5),
@@ -244,6 +247,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.NODE_ENV === 'production' && !e.SVC_SECRETS_KEY) {
     throw new Error('invalid configuration:\n  SVC_SECRETS_KEY: required when NODE_ENV=production');
   }
+  // every URL handed to a caller starts with this, never with the request's Host
+  const publicUrl = (e.SVC_PUBLIC_URL || `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -251,12 +256,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbPoolMax: e.SVC_DB_POOL_MAX,
     temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE },
     logLevel: e.LOG_LEVEL,
-    publicUrl: e.SVC_PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    publicUrl,
     trustProxyHops: e.SVC_TRUST_PROXY,
     cookieSecure: e.SVC_COOKIE_SECURE,
-    consoleOrigins: e.SVC_CONSOLE_ORIGINS.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    // the console is served at SVC_PUBLIC_URL, so its origin is always allowed; the setting adds others
+    consoleOrigins: [
+      ...new Set([
+        new URL(publicUrl).origin,
+        ...(e.SVC_CONSOLE_ORIGINS ?? `http://localhost:${e.PORT}`)
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ]),
+    ],
     sessionTtlMs: e.SVC_SESSION_DAYS * 24 * 3600 * 1000,
     signInRatePerMin: e.SVC_SIGNIN_RATE_PER_MIN,
     signUpRatePerMin: e.SVC_SIGNUP_RATE_PER_MIN,

@@ -53,6 +53,11 @@ export async function startApi(overrides: Partial<Config> = {}, extra: Partial<A
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The URLs the service hands out start with SVC_PUBLIC_URL: this process's own address unless a test sets one.
+  if (overrides.publicUrl === undefined) {
+    config.publicUrl = url;
+    config.consoleOrigins = [...new Set([url, ...config.consoleOrigins])];
+  }
   return {
     url,
     config,
