@@ -5,7 +5,20 @@ const errorEnvelope = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
-    details: z.record(z.string(), z.unknown()).optional(),
+    details: z
+      .object({
+        quota: z
+          .object({
+            name: z.enum(['storageBytes', 'schedules', 'flows', 'savedTables', 'phoneNumbers', 'whatsappAccounts']),
+            limit: z.number(),
+            used: z.number(),
+            requested: z.number(),
+          })
+          .optional()
+          .describe("409 `conflict` of a create over a plan's quota (docs/api/limits.md#quotas)"),
+      })
+      .catchall(z.unknown())
+      .optional(),
     requestId: z.string(),
   }),
 });

@@ -50,10 +50,13 @@ const envSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('runs'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SVC_PUBLIC_URL: z.string().optional(),
+  SVC_PUBLIC_URL: z
+    .string()
+    .refine((v) => v === '' || /^https?:$/.test(URL.parse(v)?.protocol ?? ''), 'must be an http(s) URL')
+    .optional(),
   SVC_TRUST_PROXY: proxyHops,
   SVC_COOKIE_SECURE: flag,
-  SVC_CONSOLE_ORIGINS: z.string().default('http://localhost:3000,http://127.0.0.1:3000'),
+  SVC_CONSOLE_ORIGINS: z.string().optional(),
   SVC_SESSION_DAYS: intFrom(30),
   SVC_SIGNIN_RATE_PER_MIN: intFrom(10),
   SVC_SIGNUP_RATE_PER_MIN: intFrom(5),
@@ -64,7 +67,7 @@ const envSchema = z.object({
   SVC_UNVERIFIED_RUN_LIMIT: z.coerce.number().int().nonnegative().default(3),
   SVC_MAX_JSON_BYTES: intFrom(1024 * 1024),
   SVC_MAX_UPLOAD_BYTES: intFrom(25 * 1024 * 1024),
-  SVC_APP_UPLOAD_TOTAL_BYTES: intFrom(100 * 1024 * 1024),
+  SVC_APP_UPLOAD_TOTAL_BYTES: intFrom(10 * 1024 * 1024),
   SVC_MAX_IMPORT_BYTES: intFrom(25 * 1024 * 1024),
   SVC_MAX_STREAMS: intFrom(20),
   SVC_MAX_KNOWLEDGE_CHARS: intFrom(5 * 1024 * 1024),
@@ -93,6 +96,8 @@ const envSchema = z.object({
   SVC_WEBHOOK_WORKSPACE_SLOTS: intFrom(25),
   SVC_WEBHOOK_INLINE_FANOUTS: z.coerce.number().int().nonnegative().default(10),
   SVC_MAX_WEBHOOKS: intFrom(25),
+  SVC_MIN_SCHEDULE_MINUTES: intFrom(5),
+  SVC_REFRESH_RATE_PER_MIN: intFrom(6),
   SVC_CONSOLE_DIR: z.string().optional(),
   NODE_ENV: z.string().optional(),
   SVC_SECRETS_KEY: z
@@ -234,6 +239,10 @@ export interface Config {
   webhookInlineFanOuts: number;
   /** Live (not deleted) webhook subscriptions a workspace may hold; one more is 409 `conflict`. */
   maxWebhooks: number;
+  /** The fewest minutes between two fires of a flow's schedule or a saved table's refresh cron. */
+  minScheduleMinutes: number;
+  /** Manual refreshes of one saved table per minute; one more is 429 `rate_limited`. */
+  refreshRatePerMin: number;
   /** The console's built files, served under `/console/` (docs/console.md). */
   consoleDir: string;
   /** Temporal UI's address, for the console's link from a run to its workflow; none when unset. */
@@ -273,6 +282,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error('invalid configuration:\n  SVC_SECRETS_KEY: required when NODE_ENV=production');
   }
   const secretKeys = e.SVC_SECRETS_KEY ? parseKeyRing(e.SVC_SECRETS_KEY, e.SVC_SECRETS_KEYS) : undefined;
+  // every URL handed to a caller starts with this, never with the request's Host
+  const publicUrl = (e.SVC_PUBLIC_URL || `http://127.0.0.1:${e.PORT}`).replace(/(?<!\/)\/+$/, '');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -285,12 +296,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       payloadKeys: secretKeys,
     },
     logLevel: e.LOG_LEVEL,
-    publicUrl: e.SVC_PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    publicUrl,
     trustProxyHops: e.SVC_TRUST_PROXY,
     cookieSecure: e.SVC_COOKIE_SECURE,
-    consoleOrigins: e.SVC_CONSOLE_ORIGINS.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    // the console is served at SVC_PUBLIC_URL, so its origin is always allowed; the setting adds others
+    consoleOrigins: [
+      ...new Set([
+        new URL(publicUrl).origin,
+        ...(e.SVC_CONSOLE_ORIGINS ?? `http://localhost:${e.PORT}`)
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ]),
+    ],
     sessionTtlMs: e.SVC_SESSION_DAYS * 24 * 3600 * 1000,
     signInRatePerMin: e.SVC_SIGNIN_RATE_PER_MIN,
     signUpRatePerMin: e.SVC_SIGNUP_RATE_PER_MIN,
@@ -333,6 +351,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookWorkspaceSlots: e.SVC_WEBHOOK_WORKSPACE_SLOTS,
     webhookInlineFanOuts: e.SVC_WEBHOOK_INLINE_FANOUTS,
     maxWebhooks: e.SVC_MAX_WEBHOOKS,
+    minScheduleMinutes: e.SVC_MIN_SCHEDULE_MINUTES,
+    refreshRatePerMin: e.SVC_REFRESH_RATE_PER_MIN,
     consoleDir: e.SVC_CONSOLE_DIR || path.resolve(process.cwd(), 'console/dist'),
     temporalUiUrl: e.SVC_TEMPORAL_UI_URL?.replace(/(?<!\/)\/+$/, '') || undefined,
     secretKeys,

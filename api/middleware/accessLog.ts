@@ -3,6 +3,16 @@ import type { Middleware } from 'koa';
 import type { AppContext, AppState } from '../context';
 import type { Logger } from '../../platform/logger';
 
+/**
+ * The path as the access log writes it: a credential-free route's path carries its credential (a flow
+ * hook's token, a shared run's token), so the segment after `/hooks/<kind>/` and `/shared/<kind>/` is
+ * written as `:redacted`. The query string (`?token=` of an app's status page) is never written.
+ */
+export function loggedPath(path: string): string {
+  const m = /^\/(hooks|shared)\/([^/]+)\/[^/]+/.exec(path);
+  return m ? `/${m[1]}/${m[2]}/:redacted${path.slice(m[0].length)}` : path;
+}
+
 /** One line per request: method, path without the query string, status, duration. No headers, no bodies. */
 export function accessLog(logger: Logger): Middleware<AppState> {
   // The line's keys are these seven, its values strings and numbers: no redaction path of platform/logger.ts
@@ -28,7 +38,7 @@ function writeLine(lines: Logger, ctx: AppContext, started: number): void {
     {
       reqId: ctx.state.requestId,
       method: ctx.method,
-      path: ctx.path,
+      path: loggedPath(ctx.path),
       status: ctx.status,
       ms: performance.now() - started,
       actor: identity?.actor,

@@ -8,6 +8,7 @@ import type { PutResult, Storage } from '../../platform/storage/storage';
 import { ApiError, errors, type ValidationIssue } from '../errors';
 import { newOpaqueToken, safeEqual, sha256Hex } from '../identity/secrets';
 import { createRun, type CreateRunDeps } from '../runs/create';
+import { claimQuota } from '../quotas/quotas';
 import { parseSubmission, type SubmittedFile } from './submission';
 
 /** What an app's public face may show of it: nothing of the workspace beyond these. */
@@ -118,7 +119,9 @@ async function startRun(
       {
         // The token and the uploaded files commit with the run: a run its submitter could not open, and the
         // app's usage would not count (domain/apps/usage.ts), never exists, nor a file of a refused run.
-        withRun: (tx, created) => {
+        withRun: async (tx, created) => {
+          const bytes = files.reduce((sum, f) => sum + f.size, 0);
+          await claimQuota(tx, workspaceId, { storageBytes: bytes });
           tx.persist(new AppRunToken(created, tx.getReference(App, app.id), sha256Hex(token)));
           const workspace = tx.getReference(Workspace, workspaceId);
           for (const f of files) {
@@ -136,9 +139,19 @@ async function startRun(
       throw new ApiError(err.code, 'This app cannot take more runs right now');
     }
     if (err.code === 'not_found' || err.code === 'validation_error') throw errors.notFound('App');
+    // the workspace's storage figures are not the submitter's to see
+    if (err.code === 'conflict' && err.details?.quota) throw errors.conflict('This app cannot take files right now');
     throw err;
   }
   return { runId: run.id, token };
+}
+
+/**
+ * What a public page says of a failed run: the code, and a neutral message in place of the run's own,
+ * which may carry the workspace's balance or an internal error's text.
+ */
+function publicErrorMessage(code: string): string {
+  return code.startsWith('billing.') ? 'This app cannot take more runs right now' : 'The run did not finish';
 }
 
 /**
@@ -158,7 +171,7 @@ export async function appRunStatus(
     runId: run.id,
     status: run.status,
     output: run.output ?? null,
-    error: run.error ? { code: run.error.code, message: run.error.message } : null,
+    error: run.error ? { code: run.error.code, message: publicErrorMessage(run.error.code) } : null,
     createdAt: run.createdAt.toISOString(),
     completedAt: run.completedAt?.toISOString() ?? null,
   };

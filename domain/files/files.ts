@@ -4,6 +4,7 @@ import type { Folder } from '../../db/entities/Folder';
 import { Workspace } from '../../db/entities/Workspace';
 import type { PutResult, Storage } from '../../platform/storage/storage';
 import { errors } from '../errors';
+import { claimQuota } from '../quotas/quotas';
 import { findPage } from '../shared/pagination';
 import { folderFilter, referencedFolder, staleFolder } from './folders';
 import { serializeFile, type FileView } from './presenters';
@@ -41,8 +42,10 @@ export interface StoredUpload extends PutResult {
 /**
  * Records a file whose bytes are already in storage. `pickFolder` runs after the bytes arrived (a
  * multipart form may name the folder after the file part); if it or the row fails, the bytes are
- * deleted, so nothing is left in storage without a row.
- * @throws whatever `pickFolder` throws; `validation_error` (`folderId`) when the folder vanished meanwhile
+ * deleted, so nothing is left in storage without a row. The bytes count against the workspace's storage
+ * quota, claimed with the row (domain/quotas/quotas.ts); deleting the file frees them.
+ * @throws whatever `pickFolder` throws; `validation_error` (`folderId`) when the folder vanished meanwhile;
+ *   409 `conflict` with `details.quota` when the storage quota cannot take the bytes
  */
 export async function saveUpload(
   em: EntityManager,
@@ -56,7 +59,10 @@ export async function saveUpload(
   file.id = upload.id;
   try {
     file.folder = await pickFolder();
-    await em.persist(file).flush();
+    await em.transactional(async (tx) => {
+      await claimQuota(tx, workspaceId, { storageBytes: upload.size });
+      tx.persist(file);
+    });
   } catch (err) {
     await storage.delete(upload.id);
     throw staleFolder(err, 'folderId');

@@ -6,6 +6,8 @@ import { File } from '../../db/entities/File';
 import type { FinanceRun } from '../../db/entities/FinanceRun';
 import { Workspace } from '../../db/entities/Workspace';
 import type { Storage } from '../../platform/storage/storage';
+import { ApiError } from '../errors';
+import { claimQuota, type QuotaDetails } from '../quotas/quotas';
 import { microsToAmount } from './money';
 
 export interface ReportLine {
@@ -24,8 +26,11 @@ export interface FinanceReport {
   to: string;
   /** monthly: per month and category; cashflow: per month, with the running balance of the period. */
   lines: Array<ReportLine & { cumulativeUsd?: number }>;
-  fileId: string;
-  filename: string;
+  /** null when the workspace's storage quota could not take the file: the lines are the report then */
+  fileId: string | null;
+  filename: string | null;
+  /** why there is no file (`details.quota` of the refusal), when there is none */
+  quota?: QuotaDetails;
 }
 
 interface Row {
@@ -126,7 +131,18 @@ export async function buildReport(em: EntityManager, storage: Storage, financeRu
     const mime = kind === 'monthly' ? PDF_MIME : XLSX_MIME;
     const file = new File(em.getReference(Workspace, workspaceId), filename, mime, put.size, put.sha256, key);
     file.id = key;
-    await em.persist(file).flush();
+    try {
+      await em.transactional(async (tx) => {
+        await claimQuota(tx, workspaceId, { storageBytes: put.size });
+        tx.persist(file);
+      });
+    } catch (err) {
+      await storage.delete(key);
+      // A full library does not fail the run: the report's lines are its answer, without the file.
+      const quota = err instanceof ApiError ? (err.details?.quota as QuotaDetails | undefined) : undefined;
+      if (!quota) throw err;
+      return { kind, from, to, lines, fileId: null, filename: null, quota };
+    }
   }
   return { kind, from, to, lines, fileId: financeRun.id, filename };
 }

@@ -11,6 +11,8 @@ import { newOpaqueToken, sha256Hex } from '../identity/secrets';
 import { enqueue, relayNow, release } from '../shared/outbox/relay';
 import { findPage } from '../shared/pagination';
 import { projectFromBody } from '../projects/find';
+import { checkCronInterval } from '../quotas/cronInterval';
+import { claimQuota } from '../quotas/quotas';
 import { instantiateTemplate } from './catalog';
 import { findFlow } from './find';
 import { presentFlow, type FlowView } from './presenters';
@@ -18,7 +20,7 @@ import { checkDefinition } from './validate';
 import { onBehalfOfCaller, principalColumns } from '../runs/runGate';
 
 export interface FlowDeps {
-  config: Pick<Config, 'publicUrl' | 'temporal'>;
+  config: Pick<Config, 'publicUrl' | 'temporal' | 'minScheduleMinutes'>;
   temporal: Temporal;
 }
 
@@ -56,6 +58,13 @@ function scheduleSync(deps: FlowDeps, tx: EntityManager, flowId: string): Outbox
   return enqueue(tx, { kind: 'sync_flow_schedule', flowId, taskQueue: deps.config.temporal.taskQueue }, { held: true });
 }
 
+/** A schedule trigger fires at most every `SVC_MIN_SCHEDULE_MINUTES`. @throws 400 at `trigger.cron` */
+function checkScheduleInterval(deps: FlowDeps, trigger: FlowTrigger): void {
+  if (trigger.type === 'schedule' && trigger.cron) {
+    checkCronInterval(trigger.cron, deps.config.minScheduleMinutes, 'trigger.cron');
+  }
+}
+
 /**
  * Creates a flow from a definition or a template (docs/api/flows.md). The definition is checked as a
  * whole (checkDefinition); a webhook trigger gets its token at once (shown once, in `webhookUrl`); a
@@ -76,6 +85,7 @@ export async function createFlow(
       ? instantiateTemplate(input.templateId, input.agentId).template.description
       : (input.description ?? null);
   await checkDefinition(em, identity.workspaceId, def);
+  checkScheduleInterval(deps, def.trigger);
   const project = await projectFromBody(em, identity.workspaceId, input.projectId);
   const flow = new Flow(identity.workspaceId, input.name, description, def.trigger, def.steps);
   flow.status = def.status;
@@ -89,6 +99,7 @@ export async function createFlow(
   }
   const entries: OutboxEntry[] = [];
   await em.transactional(async (tx) => {
+    await claimQuota(tx, identity.workspaceId, { flows: 1, schedules: def.trigger.type === 'schedule' ? 1 : 0 });
     tx.persist(flow);
     await tx.flush();
     if (def.trigger.type === 'schedule') entries.push(scheduleSync(deps, tx, flow.id));
@@ -129,6 +140,7 @@ export async function updateFlow(
   const trigger = input.trigger ?? flow.trigger;
   const steps = input.steps ?? flow.steps;
   if (input.trigger || input.steps) await checkDefinition(em, identity.workspaceId, { trigger, steps });
+  if (input.trigger) checkScheduleInterval(deps, trigger);
   if (input.projectId !== undefined) {
     flow.projectId = (await projectFromBody(em, identity.workspaceId, input.projectId))?.id ?? null;
   }
@@ -150,6 +162,7 @@ export async function updateFlow(
   Object.assign(flow, principalColumns(onBehalfOfCaller(identity)));
   const entries: OutboxEntry[] = [];
   await em.transactional(async (tx) => {
+    if (!wasSchedule && trigger.type === 'schedule') await claimQuota(tx, identity.workspaceId, { schedules: 1 });
     tx.persist(flow);
     await tx.flush();
     if (wasSchedule || trigger.type === 'schedule') entries.push(scheduleSync(deps, tx, flow.id));

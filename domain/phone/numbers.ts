@@ -5,6 +5,7 @@ import { PhoneNumber } from '../../db/entities/PhoneNumber';
 import { Workspace } from '../../db/entities/Workspace';
 import { secretSlot } from '../../db/secretColumns';
 import { errors } from '../errors';
+import { claimQuota } from '../quotas/quotas';
 import type { Identity } from '../identity/identity';
 import { findPage } from '../shared/pagination';
 import type { PhoneDeps } from './deps';
@@ -24,7 +25,8 @@ const taken = (e164: string) => errors.conflict(`The number ${e164} is already c
 /**
  * Connects a number to a phone agent of the workspace. Answers the number with its webhook secret, shown
  * this once (`rotate-secret` makes a new one). Throws `validation_error` for an agent that is not a phone
- * agent of the workspace, `conflict` when the number is connected already (here or elsewhere).
+ * agent of the workspace, `conflict` when the number is connected already (here or elsewhere) or the plan's
+ * phone numbers are all in use (`details.quota`).
  */
 export async function createNumber(
   em: EntityManager,
@@ -45,7 +47,10 @@ export async function createNumber(
   number.credentials = deps.box.seal(JSON.stringify(input.credentials), credentialsSlot(number));
   number.webhookSecret = deps.box.seal(secret, webhookSecretSlot(number));
   try {
-    await em.persist(number).flush();
+    await em.transactional(async (tx) => {
+      await claimQuota(tx, identity.workspaceId, { phoneNumbers: 1 });
+      tx.persist(number);
+    });
   } catch (err) {
     if (err instanceof UniqueConstraintViolationException) throw taken(input.e164);
     throw err;

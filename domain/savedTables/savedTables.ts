@@ -5,6 +5,8 @@ import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
 import type { ReadRequest } from '../dataSources/readPlan';
 import { errors } from '../errors';
+import { checkCronInterval } from '../quotas/cronInterval';
+import { claimQuota } from '../quotas/quotas';
 import { decodePositionCursor, encodePositionCursor, findPage } from '../shared/pagination';
 import { presentSavedTable, type SavedTableView } from './presenters';
 import { createRefreshSchedule, deleteRefreshSchedule, startRefresh } from './workflows';
@@ -12,6 +14,8 @@ import { createRefreshSchedule, deleteRefreshSchedule, startRefresh } from './wo
 export interface SavedTableDeps {
   temporal: Temporal;
   config: Config['temporal'];
+  /** A refresh cron fires at most this often (`SVC_MIN_SCHEDULE_MINUTES`). */
+  minScheduleMinutes: number;
 }
 
 /** A saved table of the workspace. Throws `not_found` for any other id, another workspace's included. */
@@ -33,8 +37,9 @@ function temporalError(err: unknown): Error {
 
 /**
  * Creates a saved table over a source of the workspace, makes its cron a Temporal Schedule and starts
- * its first refresh. Throws 400 when `dataSourceId` names no source of the workspace or Temporal
- * refuses the cron, 503 when Temporal does not answer (nothing is kept then).
+ * its first refresh. Throws 400 when `dataSourceId` names no source of the workspace, the cron fires more
+ * often than `SVC_MIN_SCHEDULE_MINUTES` or Temporal refuses it, 409 (`details.quota`) when the plan's saved
+ * tables or schedules are all in use, 503 when Temporal does not answer (nothing is kept then).
  */
 export async function createSavedTable(
   em: EntityManager,
@@ -46,8 +51,12 @@ export async function createSavedTable(
   if (!source)
     throw errors.validation([{ path: 'dataSourceId', message: `Unknown data source ${input.dataSourceId}` }]);
   const cron = input.refresh?.cron ?? null;
+  if (cron) checkCronInterval(cron, deps.minScheduleMinutes, 'refresh.cron');
   const table = new SavedTable(workspaceId, source.id, input.name, { ...input.read }, cron);
-  await em.persist(table).flush();
+  await em.transactional(async (tx) => {
+    await claimQuota(tx, workspaceId, { savedTables: 1, schedules: cron ? 1 : 0 });
+    tx.persist(table);
+  });
   try {
     if (cron) await deps.temporal.call(() => createRefreshSchedule(deps.temporal.client, deps.config, table, cron));
     await deps.temporal.call(() => startRefresh(deps.temporal.client, deps.config, table));

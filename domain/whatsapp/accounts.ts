@@ -6,6 +6,7 @@ import type { SecretBox } from '../../platform/secrets';
 import { secretSlot } from '../../db/secretColumns';
 import { agentFromBody } from '../apps/find';
 import { errors } from '../errors';
+import { claimQuota } from '../quotas/quotas';
 import { findPage } from '../shared/pagination';
 import { presentAccount, type WhatsAppAccountView } from './presenters';
 
@@ -51,7 +52,8 @@ async function flushUnique(em: EntityManager, phoneNumberId: string): Promise<vo
 
 /**
  * Connects a phone number: the credentials are sealed before they are stored and never shown again.
- * Throws 400 for an agent of no one's, 409 when a live account of the workspace has the phone number id.
+ * Throws 400 for an agent of no one's, 409 when a live account of the workspace has the phone number id or
+ * the plan's WhatsApp accounts are all in use (`details.quota`).
  */
 export async function createAccount(
   em: EntityManager,
@@ -62,8 +64,15 @@ export async function createAccount(
   const agent = await agentFromBody(em, workspaceId, input.agentId);
   const account = new WhatsAppAccount(em.getReference(Workspace, workspaceId), agent, input.phoneNumberId, '', '', '');
   sealCredentials(deps.box, account, input);
-  em.persist(account);
-  await flushUnique(em, input.phoneNumberId);
+  try {
+    await em.transactional(async (tx) => {
+      await claimQuota(tx, workspaceId, { whatsappAccounts: 1 });
+      tx.persist(account);
+    });
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) throw phoneTaken(input.phoneNumberId);
+    throw err;
+  }
   return presentAccount(account, deps.publicUrl);
 }
 

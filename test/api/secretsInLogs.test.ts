@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { startApi, type Harness } from '../helpers/harness';
+import { createAgent } from '../helpers/runs';
 import { bearer, createKey, signUp } from '../helpers/factories';
 
 // "No secret (API key, password, session token) is ever logged": drive every secret through the API,
@@ -36,5 +38,35 @@ describe('logs', () => {
     expect(all).not.toContain(token);
     expect(all).not.toContain(key);
     expect(all).not.toContain(key.slice(9));
+  });
+
+  it('never contain a token of a credential-free path', async () => {
+    const account = await signUp(h);
+    const auth = bearer(await createKey(h, account, ['flows:read', 'flows:manage', 'agents:read', 'agents:write']));
+    const agent = await createAgent(h, auth, {});
+    const res = await h.request('/v1/flows', {
+      method: 'POST',
+      headers: auth,
+      json: {
+        name: 'Hooked',
+        trigger: { type: 'webhook' },
+        steps: [{ name: 'a', type: 'agent', agentId: agent.id, input: { text: 'hi' } }],
+      },
+    });
+    expect(res.status).toBe(201);
+    const hookToken = new URL((await res.json()).webhookUrl).pathname.split('/').pop()!;
+    const shareToken = `share-${randomUUID()}`;
+    const statusToken = `status-${randomUUID()}`;
+    const before = h.logs.length;
+    await h.request(`/hooks/flows/${hookToken}`, { method: 'POST', json: {} });
+    await h.request(`/shared/runs/${shareToken}`);
+    await h.request(`/shared/runs/${shareToken}/events`);
+    await h.request(`/apps/some-app/runs/${randomUUID()}?token=${statusToken}`);
+    await h.request(`/v1/runs?token=${statusToken}`, { headers: auth });
+
+    const lines = h.logs.slice(before).join('\n');
+    expect(lines).toContain('/hooks/flows/:redacted');
+    expect(lines).toContain('/shared/runs/:redacted');
+    for (const token of [hookToken, shareToken, statusToken]) expect(lines).not.toContain(token);
   });
 });

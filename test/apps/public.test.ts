@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { bearer, createKey, freshRateWindow, setPlan, signUp } from '../helpers/factories';
 import { startApi, type Harness } from '../helpers/harness';
 import { error, ok } from '../helpers/responses';
@@ -76,6 +77,29 @@ describe('public app pages', () => {
     await error(h.request(`/apps/${app.slug}`), 404, 'not_found');
     await error(h.request(`/apps/no-such-app-${randomUUID().slice(0, 6)}`), 404, 'not_found');
     expect((await h.request(`/apps/${app.slug}`, { method: 'DELETE' })).status).toBe(405);
+  });
+
+  it('builds the status URL from SVC_PUBLIC_URL, whatever Host the request names', async () => {
+    const app = await published();
+    const body = JSON.stringify({ topic: 'tides', tone: 'fun' });
+    const answer = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = httpRequest(
+        `${h.url}/apps/${app.slug}/runs`,
+        { method: 'POST', headers: { host: 'evil.example:666', 'content-type': 'application/json' } },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body.statusUrl).toBe(
+      `${h.config.publicUrl}/apps/${app.slug}/runs/${answer.body.runId}?token=${answer.body.token}`,
+    );
+    expect(answer.body.statusUrl).not.toContain('evil.example');
   });
 
   it('starts a run from JSON, charged to the workspace with metadata.appId, and shows it to the token holder', async () => {

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { createApp, type AppDeps } from '../../api/app';
 import { loadConfig, type Config } from '../../platform/config';
@@ -48,11 +48,17 @@ export async function startApi(overrides: Partial<Config> = {}, extra: Partial<A
   const orm = extra.orm ?? (await initOrm(config.databaseUrl, 5));
   const temporal = extra.temporal ?? createTemporal(config.temporal);
   const mailer = extra.mailer ?? createMailer({ from: config.mailFrom, logger });
-  const { app, routes, router, close: closeApp } = createApp({ config, orm, logger, temporal, mailer, ...extra });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  // Listening first: the URLs the service hands out start with SVC_PUBLIC_URL, this process's own address
+  // unless a test sets one, and the app reads it when it is built.
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  if (overrides.publicUrl === undefined) {
+    config.publicUrl = url;
+    config.consoleOrigins = [...new Set([url, ...config.consoleOrigins])];
+  }
+  const { app, routes, router, close: closeApp } = createApp({ config, orm, logger, temporal, mailer, ...extra });
+  server.on('request', app.callback());
   return {
     url,
     config,

@@ -40,4 +40,16 @@ describe('configuration', () => {
     expect(loadConfig({ SVC_TEMPORAL_UI_URL: '' }).temporalUiUrl).toBeUndefined();
     expect(() => loadConfig({ SVC_TEMPORAL_UI_URL: 'not a url' })).toThrow(/SVC_TEMPORAL_UI_URL/);
   });
+
+  it('builds URLs from SVC_PUBLIC_URL and always allows its origin for console writes', () => {
+    const plain = loadConfig({ PORT: '3950' });
+    expect(plain.publicUrl).toBe('http://127.0.0.1:3950');
+    expect(plain.consoleOrigins).toEqual(['http://127.0.0.1:3950', 'http://localhost:3950']);
+    const set = loadConfig({ SVC_PUBLIC_URL: 'https://svc.example.com/', SVC_CONSOLE_ORIGINS: 'https://a.example' });
+    expect(set.publicUrl).toBe('https://svc.example.com');
+    expect(set.consoleOrigins).toEqual(['https://svc.example.com', 'https://a.example']);
+    expect(() => loadConfig({ SVC_PUBLIC_URL: 'svc.example.com' })).toThrow(/SVC_PUBLIC_URL/);
+    expect(loadConfig({}).minScheduleMinutes).toBe(5);
+    expect(loadConfig({}).appUploadTotalBytes).toBe(10 * 1024 * 1024);
+  });
 });

@@ -126,7 +126,8 @@ export function publicFace(deps: PublicFaceDeps): Middleware<AppState> {
       ctx.body = {
         runId: started.runId,
         token: started.token,
-        statusUrl: `${ctx.protocol}://${ctx.host}${statusPath}`,
+        // from SVC_PUBLIC_URL, never the request's Host (which the caller writes), on a custom domain too
+        statusUrl: `${deps.config.publicUrl}/apps/${encodeURIComponent(target.slug)}${statusPath.slice(target.base.length)}`,
       };
       return;
     }

@@ -5,6 +5,8 @@ import { readText } from '../../middleware/jsonBody';
 import { hookParams, hookQuery } from '../../schemas/phone';
 import { defineRoute, type RouteDef } from '../route';
 import type { Config } from '../../../platform/config';
+import { enforceHookRateLimit } from '../../hookRateLimit';
+import type { RateLimitStore } from '../../rateLimitStore';
 
 /** The form fields of a callback, each once (the first of a repeated name). */
 function formFields(text: string): Record<string, string> {
@@ -17,7 +19,9 @@ function formFields(text: string): Record<string, string> {
  * The provider's callbacks for a number (docs/api/phone.md#callbacks): no credential, a signature
  * (`X-Twilio-Signature`, keyed with the number's webhook secret) instead; form-encoded in, XML out.
  */
-export function phoneHookRoutes(deps: HookDeps & { config: Pick<Config, 'maxJsonBytes'> }): RouteDef[] {
+export function phoneHookRoutes(
+  deps: HookDeps & { config: Pick<Config, 'maxJsonBytes'>; rateLimits: RateLimitStore },
+): RouteDef[] {
   return [
     defineRoute<undefined, z.infer<typeof hookQuery>, z.infer<typeof hookParams>>({
       method: 'POST',
@@ -35,8 +39,10 @@ export function phoneHookRoutes(deps: HookDeps & { config: Pick<Config, 'maxJson
         200: { description: 'The provider XML to play', contentType: 'application/xml' },
         403: { description: '`forbidden`: a missing or bad `X-Twilio-Signature`; nothing is recorded' },
         404: { description: '`not_found`: no such number (or it was removed), or no such call of it' },
+        429: { description: '`rate_limited`: too many callbacks for this number; see `Retry-After`' },
       },
       async handler(ctx, { params, query }) {
+        await enforceHookRateLimit(ctx, deps.rateLimits, `phone:${params.numberId}`);
         if (!ctx.is('application/x-www-form-urlencoded')) {
           throw errors.unsupportedMediaType('application/x-www-form-urlencoded');
         }

@@ -10,6 +10,8 @@ import {
   savedTableRows,
   type SavedTableDeps,
 } from '../../../domain/savedTables/savedTables';
+import { enforceRateLimit } from '../../middleware/rateLimit';
+import type { RateLimitStore } from '../../rateLimitStore';
 import { idParams } from '../../schemas/common';
 import { createSavedTableBody, rowsOut, rowsQuery, savedTableListOut, savedTableOut } from '../../schemas/savedTables';
 import { defineRoute, type RouteDef } from '../route';
@@ -20,7 +22,9 @@ const manage = { auth: 'any', scope: 'data_sources:manage' } as const;
 const temporalDown = { description: 'Temporal did not answer; nothing changed' };
 
 /** Saved tables: structured reads materialised in PostgreSQL, refreshed by hand or on a cron (docs/api/data-sources.md). */
-export function savedTableRoutes(deps: SavedTableDeps): RouteDef[] {
+export function savedTableRoutes(
+  deps: SavedTableDeps & { refreshRatePerMin: number; rateLimits: RateLimitStore },
+): RouteDef[] {
   return [
     defineRoute<z.infer<typeof createSavedTableBody>>({
       method: 'POST',
@@ -29,7 +33,11 @@ export function savedTableRoutes(deps: SavedTableDeps): RouteDef[] {
       tag: 'saved-tables',
       access: manage,
       body: createSavedTableBody,
-      responses: { 201: { description: 'Created', schema: savedTableOut }, 503: temporalDown },
+      responses: {
+        201: { description: 'Created', schema: savedTableOut },
+        409: { description: '`conflict`: the plan\'s saved tables or schedules are all in use (`details.quota`)' },
+        503: temporalDown,
+      },
       async handler(ctx, { body }) {
         ctx.body = await createSavedTable(ctx.state.em, deps, ctx.state.identity!.workspaceId, body);
         ctx.status = 201;
@@ -79,8 +87,14 @@ export function savedTableRoutes(deps: SavedTableDeps): RouteDef[] {
       tag: 'saved-tables',
       access: read,
       params: idParams,
-      responses: { 202: { description: 'Started', schema: savedTableOut }, 503: temporalDown },
+      responses: {
+        202: { description: 'Started', schema: savedTableOut },
+        429: { description: '`rate_limited`: this table was refreshed by hand too often; see `Retry-After`' },
+        503: temporalDown,
+      },
       async handler(ctx, { params }) {
+        // per table, so that refreshing by hand in a loop cannot keep a source busy
+        await enforceRateLimit(ctx, deps.rateLimits, `saved-table-refresh:${params.id}`, deps.refreshRatePerMin);
         ctx.body = await refreshNow(ctx.state.em, deps, ctx.state.identity!.workspaceId, params.id);
         ctx.status = 202;
       },

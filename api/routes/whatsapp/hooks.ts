@@ -7,7 +7,9 @@ import { textMessages } from '../../../domain/whatsapp/payload';
 import { SIGNATURE_HEADER } from '../../../domain/whatsapp/signature';
 import type { Config } from '../../../platform/config';
 import type { Temporal } from '../../../platform/temporal';
+import { enforceHookRateLimit } from '../../hookRateLimit';
 import { dropProtoKeys, readBytes } from '../../middleware/jsonBody';
+import type { RateLimitStore } from '../../rateLimitStore';
 import { hookAckOut, hookParams, hubQuery } from '../../schemas/whatsapp';
 import { defineRoute, type RouteDef } from '../route';
 
@@ -17,7 +19,9 @@ type HookParams = z.infer<typeof hookParams>;
  * The Cloud API's webhook of one account (docs/api/whatsapp.md#webhook): no credential, the verify token (GET)
  * and the app secret's signature over the raw body (POST) are the proof.
  */
-export function whatsappHookRoutes(deps: WhatsAppAccountDeps & { config: Config; temporal: Temporal }): RouteDef[] {
+export function whatsappHookRoutes(
+  deps: WhatsAppAccountDeps & { config: Config; temporal: Temporal; rateLimits: RateLimitStore },
+): RouteDef[] {
   return [
     defineRoute<undefined, z.infer<typeof hubQuery>, HookParams>({
       method: 'GET',
@@ -30,8 +34,10 @@ export function whatsappHookRoutes(deps: WhatsAppAccountDeps & { config: Config;
       responses: {
         200: { description: 'The challenge, as sent', contentType: 'text/plain' },
         403: { description: '`forbidden`: the mode is not `subscribe` or the verify token is wrong' },
+        429: { description: '`rate_limited`: too many requests for this account; see `Retry-After`' },
       },
       async handler(ctx, { params, query }) {
+        await enforceHookRateLimit(ctx, deps.rateLimits, `whatsapp:${params.accountId}`);
         const challenge = await verifySubscription(ctx.state.em, deps.box, params.accountId, {
           mode: query['hub.mode'],
           verifyToken: query['hub.verify_token'],
@@ -59,8 +65,10 @@ export function whatsappHookRoutes(deps: WhatsAppAccountDeps & { config: Config;
           schema: hookAckOut,
         },
         403: { description: '`forbidden`: `X-Hub-Signature-256` is missing or wrong' },
+        429: { description: '`rate_limited`: too many requests for this account; see `Retry-After`' },
       },
       async handler(ctx, { params }) {
+        await enforceHookRateLimit(ctx, deps.rateLimits, `whatsapp:${params.accountId}`);
         const max = deps.config.maxJsonBytes;
         if (!ctx.is('application/json', '+json')) throw errors.unsupportedMediaType('application/json');
         if (Number(ctx.get('Content-Length') || 0) > max) throw errors.payloadTooLarge(max);
