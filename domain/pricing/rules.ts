@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Agent } from '../../db/entities/Agent';
+import { App } from '../../db/entities/App';
 import { PriceList, PricingRule } from '../../db/entities/PriceList';
 import { usdToMicros } from '../shared/money';
 import { errors, type ValidationIssue } from '../errors';
@@ -30,14 +31,17 @@ export interface RuleInput {
 const micros = (usd: number | null) => (usd === null ? null : usdToMicros(usd));
 
 /**
- * Checks what the rule matches: an agent must be a live agent of the workspace and a model one the
- * service knows. An app id is kept as given (published apps are not part of this service yet). These
- * ids are in the body, so an unknown one is 400 `validation_error` at its path.
+ * Checks what the rule matches: an agent must be a live agent of the workspace, an app one of the
+ * workspace's published apps (any status), and a model one the service knows. These ids are in the body,
+ * so an unknown one, or another workspace's, is 400 `validation_error` at its path.
  */
 async function checkMatch(em: EntityManager, deps: PricingDeps, workspaceId: string, m: RuleInput['match']) {
   const issues: ValidationIssue[] = [];
   if (m?.agentId && !(await em.count(Agent, { id: m.agentId, workspace: workspaceId, deletedAt: null }))) {
     issues.push({ path: 'match.agentId', message: `Unknown agent ${m.agentId}` });
+  }
+  if (m?.appId && !(await em.count(App, { id: m.appId, workspace: workspaceId }))) {
+    issues.push({ path: 'match.appId', message: `Unknown app ${m.appId}` });
   }
   if (m?.modelId && !deps.models.get(m.modelId)) {
     issues.push({ path: 'match.modelId', message: `Unknown model ${m.modelId}` });

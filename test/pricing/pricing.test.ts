@@ -165,6 +165,15 @@ describe('price lists, rules and quotes', () => {
     const agent = await newAgent();
     const stranger = await signUp(h);
     const theirAgent = await newAgent({ name: 'theirs' }, bearer(await createKey(h, stranger, ['agents:write'])));
+    const theirApp = await ok(
+      call('POST', '/v1/apps', bearer(await createKey(h, stranger, ['apps:manage'])), {
+        name: 'Theirs',
+        slug: `theirs-${randomUUID().slice(0, 8)}`,
+        agentId: theirAgent.id,
+        form: { fields: [{ name: 'q', label: 'Question', type: 'text', required: true }] },
+      }),
+      201,
+    );
     const cases: Array<[unknown, string]> = [
       [{ perRunUsd: -0.01, priority: 1 }, 'perRunUsd'],
       [{ perRunUsd: 1_000_001, priority: 1 }, 'perRunUsd'],
@@ -182,6 +191,9 @@ describe('price lists, rules and quotes', () => {
       [{ markupPercent: 10, priority: 1, match: { agentId: randomUUID() } }, 'match.agentId'],
       [{ markupPercent: 10, priority: 1, match: { agentId: theirAgent.id } }, 'match.agentId'],
       [{ markupPercent: 10, priority: 1, match: { modelId: 'builtin/nope' } }, 'match.modelId'],
+      [{ markupPercent: 10, priority: 1, match: { appId: 'nope' } }, 'match.appId'],
+      [{ markupPercent: 10, priority: 1, match: { appId: randomUUID() } }, 'match.appId'],
+      [{ markupPercent: 10, priority: 1, match: { appId: theirApp.id } }, 'match.appId'],
       [{ priority: 1 }, ''],
     ];
     for (const [body, path] of cases) {
