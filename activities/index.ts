@@ -51,7 +51,11 @@ export function createActivities(deps: ActivityDeps) {
       orm: deps.orm,
       models: deps.models,
       config: deps.config,
-      http: { allowPrivate: deps.config.allowPrivateEgress, resolver: createResolver(deps.config.dnsServers) },
+      http: {
+        box: createSecretBox(deps.config.secretKeys),
+        allowPrivate: deps.config.allowPrivateEgress,
+        resolver: createResolver(deps.config.dnsServers),
+      },
     }),
     ...outputActivities(deps),
     ...createPhoneActivities({ orm: deps.orm, box: createSecretBox(deps.config.secretKeys), config: deps.config }),

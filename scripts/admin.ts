@@ -7,6 +7,7 @@ import { usdToMicros } from '../domain/shared/money';
 import { LockMode } from '@mikro-orm/core';
 import { LedgerEntry, PLANS, Workspace, type Plan } from '../db/entities';
 import { initOrm, type Orm } from '../db/orm';
+import { resealFlowHeaders } from '../domain/flows/headerSecrets';
 import { rotateSecrets } from '../domain/secrets/rotation';
 import { createSecretBox, type SecretKeyRing } from '../platform/secrets';
 
@@ -72,7 +73,8 @@ export async function runAdmin(orm: Orm, argv: string[], secretKeys?: SecretKeyR
     }
     case 'secrets:rotate': {
       if (!secretKeys) throw new UsageError('SVC_SECRETS_KEY is not set: there is no key to seal under');
-      const report = await rotateSecrets(em, createSecretBox(secretKeys));
+      const box = createSecretBox(secretKeys);
+      const report = [...(await rotateSecrets(em, box)), ...(await resealFlowHeaders(em, box))];
       const lines = report.map(
         (c) =>
           `${`${c.table}.${c.column}`.padEnd(36)} resealed ${c.resealed}, already current ${c.current}, failed ${c.failed}`,

@@ -15,13 +15,17 @@ import { checkCronInterval } from '../quotas/cronInterval';
 import { claimQuota } from '../quotas/quotas';
 import { instantiateTemplate } from './catalog';
 import { findFlow } from './find';
+import { sealHeaders } from './headerSecrets';
 import { presentFlow, type FlowView } from './presenters';
+import type { SecretBox } from '../../platform/secrets';
 import { checkDefinition } from './validate';
 import { onBehalfOfCaller, principalColumns } from '../runs/runGate';
 
 export interface FlowDeps {
   config: Pick<Config, 'publicUrl' | 'temporal' | 'minScheduleMinutes'>;
   temporal: Temporal;
+  /** Seals http steps' header values (domain/flows/headerSecrets.ts). */
+  box: SecretBox;
 }
 
 export type CreateFlowInput =
@@ -88,6 +92,7 @@ export async function createFlow(
   checkScheduleInterval(deps, def.trigger);
   const project = await projectFromBody(em, identity.workspaceId, input.projectId);
   const flow = new Flow(identity.workspaceId, input.name, description, def.trigger, def.steps);
+  flow.steps = sealHeaders(deps.box, flow.id, def.steps);
   flow.status = def.status;
   flow.projectId = project?.id ?? null;
   // Its webhook and schedule runs are made on its author's behalf (docs/api/billing.md#who-pays).
@@ -149,7 +154,7 @@ export async function updateFlow(
   if (input.description !== undefined) flow.description = input.description;
   if (input.status !== undefined) flow.status = input.status;
   flow.trigger = trigger;
-  flow.steps = steps;
+  if (input.steps) flow.steps = sealHeaders(deps.box, flow.id, input.steps, flow.steps);
   let token: string | null = null;
   if (trigger.type === 'webhook' && !flow.webhookTokenHash) {
     token = newOpaqueToken();

@@ -1,3 +1,4 @@
+import { hideHeaders } from './headerSecrets';
 import type { Flow, FlowStatus } from '../../db/entities/Flow';
 import type { FlowRun } from '../../db/entities/FlowRun';
 import type {
@@ -43,7 +44,7 @@ export function presentFlow(flow: Flow, webhookUrl: string | null = null): FlowV
     projectId: flow.projectId,
     status: flow.status,
     trigger: flow.trigger,
-    steps: flow.steps,
+    steps: hideHeaders(flow.steps),
     webhookUrl,
     createdAt: flow.createdAt.toISOString(),
     updatedAt: flow.updatedAt.toISOString(),

@@ -9,6 +9,8 @@ import type { ModelRegistry } from '../models/registry';
 import { createChildRun } from '../runs/childRun';
 import { markFlowStep, renderStep, updateFlowRun } from './execution';
 import { FlowStepError } from './stepError';
+import { openHeaders } from './headerSecrets';
+import type { SecretBox } from '../../platform/secrets';
 import { render, renderText } from './templates';
 import { onBehalfOfRow, type GateConfig } from '../runs/runGate';
 
@@ -16,6 +18,8 @@ import { onBehalfOfRow, type GateConfig } from '../runs/runGate';
 const MAX_BODY_CHARS = 8 * 1024;
 
 export interface HttpStepDeps {
+  /** Opens the step's sealed header values (domain/flows/headerSecrets.ts). */
+  box: SecretBox;
   allowPrivate: boolean;
   resolver?: Resolver;
   timeoutMs?: number;
@@ -38,7 +42,9 @@ export async function httpStep(
     const step = run.definition[index] as Extract<FlowStep, { type: 'http' }>;
     return renderStep(run, (scope) => {
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(step.headers ?? {})) headers[k.toLowerCase()] = renderText(v, scope);
+      for (const [k, v] of Object.entries(openHeaders(deps.box, run.flowId, step))) {
+        headers[k.toLowerCase()] = renderText(v, scope);
+      }
       let body: string | undefined;
       if (step.body !== undefined && step.method !== 'GET') {
         const rendered = render(step.body, scope);
