@@ -122,6 +122,7 @@ describe('the document and the service agree', () => {
       [
         'deleteV1AgentsId',
         'getV1AgentsId',
+        'getV1AgentsIdCopilotSessions',
         'getV1AgentsIdDefinition',
         'getV1AgentsIdEvals',
         'getV1AgentsIdProposals',

@@ -166,12 +166,12 @@ describe('runs on the Temporal side', () => {
     const echo = await createAgent(h, auth, { presetId: 'general-assistant' });
     const local = await createRun(h, auth, { agentId: echo.id, input: { q: 'local' } });
     expect(await waitForStatus(h, auth, local.id, 'succeeded')).toMatchObject({ output: { echo: { q: 'local' } } });
-    // and one patch marker: the SDK upserts TemporalChangeVersion once; the status only as it finished
-    // (`running` never lasts beyond the one workflow task)
+    // no patch marker (one run path, docs/architecture.md "Changing a workflow"); the status is upserted only as
+    // it finished (`running` never lasts beyond the one workflow task)
     expect(await activitiesOf(local.id)).toEqual({
       scheduled: [],
       workflowTasks: 1,
-      upserts: ['TemporalChangeVersion', SvcRunStatus.name],
+      upserts: [SvcRunStatus.name],
     });
     // openai/…: the turn waits on the provider, so it stays an activity that heartbeats
     const real = await createAgent(h, auth, { name: 'remote', modelId: 'openai/slow' });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { recordRunDeliveries, recordRunTargets } from '../../domain/webhooks/dispatch';
 import { Limiter, makeFirstAttempts } from '../../domain/webhooks/firstAttempts';
 import { CheckedConnections } from '../../platform/net/safeHttp';
+import { openSecret, secretSlot } from '../../db/secretColumns';
 import { createSecretBox } from '../../platform/secrets';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
@@ -279,7 +280,13 @@ describe('webhook first attempts in the fan-out', () => {
     for (const t of tries) expect(t).toEqual(first);
     expect(first).toHaveLength(30);
     expect(new Set(first.map((t) => t.url))).toEqual(new Set(subs.map((_, i) => `http://127.0.0.1:9/hook?n=${i}`)));
-    expect(first.every((t) => t.status === 'pending' && t.live && t.attempts === 0 && t.secret === secret)).toBe(true);
+    expect(first.every((t) => t.status === 'pending' && t.live && t.attempts === 0)).toBe(true);
+    // each carries its subscription's secret as stored: sealed, opening to the caller's secret for that row only
+    const box = createSecretBox(h.config.secretKeys);
+    for (const t of first) {
+      expect(t.secret).not.toContain(secret);
+      expect(openSecret(box, t.secret, secretSlot('webhook_subscriptions', t.subscriptionId, 'secret'))).toBe(secret);
+    }
     // one body for all, the one recorded the first time, carrying the event's id
     const [event] = await conn.execute(`select id, body from webhook_events where run_id = ?`, [run.id]);
     expect(first.every((t) => t.body === event.body)).toBe(true);
