@@ -59,8 +59,9 @@ describe('search attributes', () => {
   it('every workflow the service starts carries SvcWorkspaceId', () => {
     const files = sourceFiles(STARTING_DIRS);
     const seen = files.map(startsWithout);
-    // the walk finds the starts at all: the run, flow, eval, conversation, webhook and output ones
-    expect(seen.reduce((n, s) => n + s.starts, 0)).toBeGreaterThanOrEqual(15);
+    // the walk finds the starts at all: the run, flow, eval, conversation, phone call, saved table, webhook and
+    // output ones (14 today; child runs all start through workflows/startChildRun.ts)
+    expect(seen.reduce((n, s) => n + s.starts, 0)).toBeGreaterThanOrEqual(12);
     expect(seen.flatMap((s) => s.missing)).toEqual([]);
   });
 });
