@@ -56,6 +56,7 @@ fi
 # shellcheck source=../scripts/services.sh
 source scripts/services.sh
 svc_own_services bench
+svc_throwaway_secrets_key
 
 svc_install_deps
 

@@ -38,6 +38,15 @@ svc_use_node() {
 }
 svc_use_node
 
+# A throwaway key for the stored secrets and Temporal's payloads (platform/secrets.ts), unless the caller
+# set one: for test, bench and drill runs, whose data is thrown away (dev keeps one in its data dir).
+svc_throwaway_secrets_key() {
+  if [[ -z "${SVC_SECRETS_KEY:-}" ]]; then
+    SVC_SECRETS_KEY="$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))')"
+    export SVC_SECRETS_KEY
+  fi
+}
+
 # Services started by this invocation, in start order; cleanup stops exactly these, so that a
 # PostgreSQL or Temporal someone else started (another terminal, another script) keeps running.
 SVC_STARTED_SERVICES=()

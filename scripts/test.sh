@@ -50,11 +50,7 @@ svc_console_build
 svc_ensure_chromium
 svc_services_up
 svc_migrate
-# A throwaway key for the data sources' secrets (platform/secrets.ts), unless the caller set one.
-if [[ -z "${SVC_SECRETS_KEY:-}" ]]; then
-  SVC_SECRETS_KEY="$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))')"
-  export SVC_SECRETS_KEY
-fi
+svc_throwaway_secrets_key
 
 svc_log "running jest (DATABASE_URL=$DATABASE_URL TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS)"
 jest_rc=0

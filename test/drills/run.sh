@@ -24,6 +24,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 # shellcheck source=../../scripts/services.sh
 source scripts/services.sh
 svc_own_services drill
+svc_throwaway_secrets_key
 
 svc_install_deps
 
