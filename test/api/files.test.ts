@@ -15,7 +15,7 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 /** Every file under a storage directory, temporary ones included. */
 async function storedFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? e.path, e.name));
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
 }
 
 async function account(h: Harness): Promise<Headers> {

@@ -15,7 +15,7 @@ import { call, newAgent, newApp, type Headers } from './helpers';
 /** Every file under a storage directory, temporary ones included. */
 async function storedFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? e.path, e.name));
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
 }
 
 type Part = [string, string | Blob, string?];
