@@ -24,7 +24,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
-import { signedPost } from '../domain/webhooks/signedPost';
+import { signedPost } from '../domain/deliveries/signedPost';
 import { CheckedConnections } from '../platform/net/safeHttp';
 import { createSecretBox, parseKeyRing } from '../platform/secrets';
 import { statTimes } from './lib/cpu';

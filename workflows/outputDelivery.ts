@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { OutputActivities, OutputDeliveryRequest } from './activityTypes';
-import { THREE_ATTEMPTS, UNTIL_DONE } from './retryPolicies';
+import { SIGNED_DELIVERY_ATTEMPTS, UNTIL_DONE } from './retryPolicies';
 
 /**
  * Delivers recorded outputs (docs/api/output-connections.md) on `deliveryQueue` (the webhook task queue;
@@ -10,8 +10,7 @@ import { THREE_ATTEMPTS, UNTIL_DONE } from './retryPolicies';
 export function outputDeliverer(deliveryQueue?: string): (deliveryId: string) => Promise<'succeeded' | 'failed'> {
   const { deliverOutput } = proxyActivities<OutputActivities>({
     taskQueue: deliveryQueue,
-    startToCloseTimeout: '10 seconds',
-    retry: THREE_ATTEMPTS,
+    ...SIGNED_DELIVERY_ATTEMPTS,
   });
   const { failOutputDelivery } = proxyActivities<OutputActivities>({
     taskQueue: deliveryQueue,

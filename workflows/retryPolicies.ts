@@ -1,4 +1,4 @@
-import type { RetryPolicy } from '@temporalio/common';
+import type { ActivityOptions, RetryPolicy } from '@temporalio/common';
 
 /**
  * Every retry policy the workflows give their activities, named once: a policy a document promises
@@ -30,6 +30,15 @@ export const UNTIL_DONE: RetryPolicy = {
  * 2 s apart: docs/api/webhooks.md), a model or tool call, a flow's http step.
  */
 export const THREE_ATTEMPTS: RetryPolicy = { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 };
+
+/**
+ * An attempt of a signed delivery (a webhook event or a saved output, domain/deliveries/): 10 s each, 3 attempts
+ * in all, 1 s then 2 s apart (docs/api/webhooks.md). Both kinds take this one setting.
+ */
+export const SIGNED_DELIVERY_ATTEMPTS = {
+  startToCloseTimeout: '10 seconds',
+  retry: THREE_ATTEMPTS,
+} as const satisfies ActivityOptions;
 
 /** Attempts 2 and 3 of a delivery whose attempt 1 the fan-out made: 2 s apart (the 1 s before is a timer). */
 export const LAST_TWO_ATTEMPTS: RetryPolicy = {

@@ -1,6 +1,6 @@
 import { CancellationScope, proxyActivities, proxyLocalActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { AnnouncedRun, FirstAttempts, WebhookActivities } from './activityTypes';
-import { LAST_TWO_ATTEMPTS, ONE_TRY, SLOT_CLAIM, THREE_ATTEMPTS, UNTIL_DONE } from './retryPolicies';
+import { LAST_TWO_ATTEMPTS, ONE_TRY, SIGNED_DELIVERY_ATTEMPTS, SLOT_CLAIM, UNTIL_DONE } from './retryPolicies';
 import { webhookTaskQueue } from './taskQueues';
 
 /**
@@ -11,8 +11,7 @@ function deliveryActivities(deliveryQueue?: string) {
   // 3 attempts in total, 1 s then 2 s apart, 10 s per attempt (docs/api/webhooks.md).
   const { deliverWebhook } = proxyActivities<WebhookActivities>({
     taskQueue: deliveryQueue,
-    startToCloseTimeout: '10 seconds',
-    retry: THREE_ATTEMPTS,
+    ...SIGNED_DELIVERY_ATTEMPTS,
   });
   // A workspace's deliveries in flight are bounded (docs/api/webhooks.md, "Fairness"): a busy claim fails
   // at once and is retried by Temporal, 0.5 s then up to every 5 s, without an attempt limit and without
@@ -31,7 +30,7 @@ function deliveryActivities(deliveryQueue?: string) {
   // is the workflow's timer), numbered after the first.
   const { deliverWebhook: deliverLater } = proxyActivities<WebhookActivities>({
     taskQueue: deliveryQueue,
-    startToCloseTimeout: '10 seconds',
+    ...SIGNED_DELIVERY_ATTEMPTS,
     retry: LAST_TWO_ATTEMPTS,
   });
   /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { Pool } from 'pg';
-import { SIGNATURE_HEADER, signatureHeader } from '../../domain/webhooks/signature';
+import { SIGNATURE_HEADER, signatureHeader } from '../../domain/deliveries/signature';
 
 /** The baseline workflows' activities: they do nothing, so what remains is Temporal's own cost. */
 export const bareActivities = {

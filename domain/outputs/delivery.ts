@@ -1,8 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
-import { OutputConnection, OutputDelivery, type OutputAttempt } from '../../db/entities/OutputConnection';
+import { OutputConnection, OutputDelivery } from '../../db/entities/OutputConnection';
 import { secretSlot } from '../../db/secretColumns';
-import { signedPost, type DeliveryOptions } from '../webhooks/signedPost';
+import { failDelivery } from '../deliveries/deliveryLog';
+import { OUTPUT_DELIVERIES } from './outputDeliveries';
+import { sendSignedAttempt } from '../deliveries/signedAttempt';
+import type { DeliveryOptions } from '../deliveries/signedPost';
 import { findConnection } from './connections';
 import { appendOutputRow } from './savedTableDelivery';
 
@@ -76,20 +79,6 @@ export async function recordOutputDelivery(
   return row.id;
 }
 
-async function recordAttempt(
-  em: EntityManager,
-  deliveryId: string,
-  attempt: OutputAttempt,
-  status?: OutputDelivery['status'],
-): Promise<void> {
-  await em
-    .getConnection()
-    .execute(
-      `update output_deliveries set attempts = attempts || ?::jsonb, updated_at = now() ${status ? ', status = ?' : ''} where id = ?`,
-      status ? [JSON.stringify([attempt]), status, deliveryId] : [JSON.stringify([attempt]), deliveryId],
-    );
-}
-
 /**
  * Makes attempt number `attempt` (1-based) of an output delivery and records it in the connection's log. A
  * `saved_table` connection appends the output as a row (domain/outputs/savedTableDelivery.ts). For `http`, a
@@ -114,30 +103,19 @@ export async function attemptOutputDelivery(
   if (!conn.url || !conn.secret) {
     return { outcome: 'connection_gone' };
   }
-  const result = await signedPost(
-    {
-      url: conn.url,
-      secret: conn.secret,
-      secretSlot: secretSlot('output_connections', conn.id, 'secret'),
-      body: delivery.body,
-      deliveryId: delivery.id,
-      attempt,
-      userAgent: 'svc-outputs/1',
-    },
-    opts,
-  );
-  await recordAttempt(em, deliveryId, result, result.error ? undefined : 'succeeded');
-  return result.error ? { outcome: 'attempt_failed', error: result.error } : { outcome: 'delivered' };
+  const target = {
+    deliveryId: delivery.id,
+    url: conn.url,
+    secret: conn.secret,
+    secretSlot: secretSlot('output_connections', conn.id, 'secret'),
+    body: delivery.body,
+  };
+  return sendSignedAttempt(em, OUTPUT_DELIVERIES, target, attempt, opts);
 }
 
 /** Marks a delivery whose attempts are used up (or whose connection is gone) as failed; a no-op once finished. */
-export async function failOutputDelivery(em: EntityManager, deliveryId: string): Promise<void> {
-  await em
-    .getConnection()
-    .execute(
-      `update output_deliveries set status = case when status = 'pending' then 'failed' else status end, updated_at = now() where id = ?`,
-      [deliveryId],
-    );
+export function failOutputDelivery(em: EntityManager, deliveryId: string): Promise<void> {
+  return failDelivery(em, OUTPUT_DELIVERIES, deliveryId);
 }
 
 /**

@@ -6,6 +6,8 @@ import { outputRedeliveryWorkflow } from '../../workflows/outputDelivery';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { webhookTaskQueue } from '../../workflows/taskQueues';
 import { errors } from '../errors';
+import { redeliver as redeliverLogged } from '../deliveries/deliveryLog';
+import { OUTPUT_DELIVERIES } from './outputDeliveries';
 import { findConnection } from './connections';
 import { serializeOutputDelivery, type OutputDeliveryView } from './presenters';
 
@@ -31,16 +33,22 @@ export async function redeliverOutput(
   deliveryId: string,
 ): Promise<OutputDeliveryView> {
   const conn = await findConnection(em, workspaceId, connectionId);
-  const redeliverable = conn.type === 'http' ? ['failed', 'succeeded'] : ['failed'];
-  // Claimed back to `pending` in one statement: of two concurrent redelivers one starts.
-  const claimed: Array<{ previous: 'failed' | 'succeeded'; made: number }> = await em.getConnection().execute(
-    `update output_deliveries d set status = 'pending', updated_at = now()
-     from (select id, status as previous, jsonb_array_length(attempts) as made from output_deliveries
-           where id = ? and connection_id = ? and status in (?) for update) o
-     where d.id = o.id returning o.previous, o.made`,
-    [deliveryId, conn.id, redeliverable],
+  const { temporal, config } = deps;
+  const claimed = await redeliverLogged(
+    em,
+    OUTPUT_DELIVERIES,
+    { deliveryId, ownerId: conn.id, statuses: conn.type === 'http' ? ['failed', 'succeeded'] : ['failed'] },
+    ({ made }) =>
+      temporal.call(() =>
+        temporal.client.workflow.start(outputRedeliveryWorkflow, {
+          workflowId: outputRedeliveryWorkflowId(deliveryId, made),
+          taskQueue: config.taskQueue,
+          args: [{ deliveryId, deliveryQueue: webhookTaskQueue(config.taskQueue) }],
+          typedSearchAttributes: [{ key: SvcWorkspaceId, value: workspaceId }],
+        }),
+      ),
   );
-  if (claimed.length === 0) {
+  if (!claimed) {
     const existing = await em.findOne(OutputDelivery, { id: deliveryId, connectionId: conn.id });
     if (!existing) throw errors.notFound('Delivery');
     throw existing.status === 'pending'
@@ -51,21 +59,5 @@ export async function redeliverOutput(
           status: existing.status,
         });
   }
-  const { temporal, config } = deps;
-  const [{ previous, made }] = claimed;
-  await temporal
-    .call(() =>
-      temporal.client.workflow.start(outputRedeliveryWorkflow, {
-        workflowId: outputRedeliveryWorkflowId(deliveryId, made),
-        taskQueue: config.taskQueue,
-        args: [{ deliveryId, deliveryQueue: webhookTaskQueue(config.taskQueue) }],
-        typedSearchAttributes: [{ key: SvcWorkspaceId, value: workspaceId }],
-      }),
-    )
-    .catch(async (err) => {
-      // Temporal did not take it: the delivery is as it was, so the caller can ask again.
-      await em.nativeUpdate(OutputDelivery, { id: deliveryId }, { status: previous });
-      throw err;
-    });
   return serializeOutputDelivery(await em.fork().findOneOrFail(OutputDelivery, deliveryId));
 }

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OutputAttempt, OutputConnection, OutputDelivery } from '../../db/entities/OutputConnection';
+import { recordAttempt } from '../deliveries/deliveryLog';
+import { OUTPUT_DELIVERIES } from './outputDeliveries';
 
 /** What appending came to: the row is in, or the saved table is gone (no later attempt can succeed). */
 export type AppendOutcome = { outcome: 'delivered' } | { outcome: 'target_gone'; error: string };
@@ -40,10 +42,7 @@ export async function appendOutputRow(
     const attempt: OutputAttempt = { at, statusCode: null, error: null };
     if (tables.length === 0) {
       const error = 'saved table deleted';
-      await tx.execute(
-        `update output_deliveries set attempts = attempts || ?::jsonb, status = 'failed', updated_at = now() where id = ?`,
-        [JSON.stringify([{ ...attempt, error }]), delivery.id],
-      );
+      await recordAttempt(tx, OUTPUT_DELIVERIES, delivery.id, { ...attempt, error }, 'failed');
       return { outcome: 'target_gone', error } as const;
     }
     const output = (JSON.parse(delivery.body) as { output?: unknown }).output;
@@ -55,10 +54,7 @@ export async function appendOutputRow(
     await tx.execute('update saved_tables set row_count = row_count + 1, updated_at = now() where id = ?', [
       conn.savedTableId,
     ]);
-    await tx.execute(
-      `update output_deliveries set attempts = attempts || ?::jsonb, status = 'succeeded', updated_at = now() where id = ?`,
-      [JSON.stringify([attempt]), delivery.id],
-    );
+    await recordAttempt(tx, OUTPUT_DELIVERIES, delivery.id, attempt, 'succeeded');
     return { outcome: 'delivered' } as const;
   });
 }

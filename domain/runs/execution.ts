@@ -5,7 +5,6 @@ import type { Orm } from '../../db/orm';
 import { TERMINAL_STATUSES as TERMINAL, type RunStatus } from '../../workflows/messages';
 import type { AnnouncedRun, RunPlan, StatusWriteOptions, TransitionPatch } from '../../workflows/activityTypes';
 import { untilDatabaseAnswers } from '../../platform/database/wait';
-import { ANNOUNCED } from '../webhooks/dispatch';
 import type { ModelRegistry } from '../models/registry';
 import type { ModelTurnRequest } from '../../workflows/activityTypes';
 import type { ToolCall, TurnResult } from '../models/types';
@@ -47,8 +46,9 @@ export interface RunExecutionDeps {
   models: ModelRegistry;
   tools: ToolRegistry;
   /**
-   * Called after a change to an announced status commits, with the run as the change left it: starts the
-   * webhook fan-out, or with `announcesInline` returns the announcement (when someone listens) instead.
+   * Called after a status change commits, with the run as the change left it (announceRunStatus): for an
+   * announced status starts the webhook fan-out, or with `announcesInline` returns the announcement (when
+   * someone listens) instead.
    */
   onStatus?: (run: StatusRow, opts: StatusWriteOptions) => Promise<AnnouncedRun | null>;
 }
@@ -72,13 +72,14 @@ export function createRunExecution(deps: RunExecutionDeps) {
   }
 
   // Announced even when this call found its change already made: the fan-out is idempotent, so a
-  // retry after a crash between the commit and the fan-out still delivers.
+  // retry after a crash between the commit and the fan-out still delivers. Whether the status is one
+  // that is announced is decided by `onStatus` (domain/runs/statusAnnouncement.ts), as for the outbox.
   async function announce(
     row: StatusRow,
     patch: TransitionPatch,
     opts: StatusWriteOptions,
   ): Promise<AnnouncedRun | null> {
-    if (!deps.onStatus || row.status !== patch.status || !ANNOUNCED[row.status]) return null;
+    if (!deps.onStatus || row.status !== patch.status) return null;
     return deps.onStatus(row, opts);
   }
 

@@ -6,7 +6,7 @@ import { decodePositionCursor, encodePositionCursor, findPage } from '../shared/
 import type { RunStatus } from '../../workflows/messages';
 import { pooledRows } from '../../platform/database/rows';
 import { RunViewLoader } from './runViewLoader';
-import { runViewJson } from './runViewSql';
+import { presentRunRow, runViewColumns, type RunViewRow } from './presenters';
 
 /** Loads a run of the caller's workspace; another workspace's id is 404, never 403 (docs/api/errors.md). */
 export async function findRun(em: EntityManager, workspaceId: string, id: string): Promise<Run> {
@@ -16,13 +16,14 @@ export async function findRun(em: EntityManager, workspaceId: string, id: string
 }
 
 /**
- * `findRun` and `serializeRun` in one statement, without building the entity: `GET /v1/runs/{id}` is
- * the read that callers poll, and hydrating a run (identity map, change-set snapshot) cost more than the
- * query itself (bench/README.md, case 4). The view is built by PostgreSQL as a status change's event
- * builds it (runViewSql.ts, held equal to presentRun by test/runs/statusView.test.ts),
- * and comes back as JSON text, the response body as is: the API neither parses nor serializes it.
- * Same 404. Concurrent reads share a statement (runViewLoader.ts). On the shared connection's pool,
- * through `pg` alone (platform/database/rows.ts): no EntityManager is needed, so the request forks none.
+ * `findRun` and the run's view in one statement, without building the entity: `GET /v1/runs/{id}` is the
+ * read that callers poll, and hydrating a run (identity map, change-set snapshot) cost more than the query
+ * itself (bench/README.md, case 4). The plain row goes through the one run presenter (presentRunRow in
+ * presenters.ts) and comes back as JSON text, the response body as is. Building the view in PostgreSQL
+ * instead (runViewSql.ts, which a status change's event still uses) measured no cheaper per GET
+ * (bench/README.md, "One run presenter"). Same 404. Concurrent reads share a statement (runViewLoader.ts).
+ * On the shared connection's pool, through `pg` alone (platform/database/rows.ts): no EntityManager is
+ * needed, so the request forks none.
  */
 export async function findRunView(db: AbstractSqlConnection, workspaceId: string, id: string): Promise<string> {
   // The route validates the id, but a read shares its statement with other callers' reads: an id that
@@ -49,11 +50,13 @@ function maxInFlight(db: AbstractSqlConnection): number {
   return Math.max(1, Math.floor((pool?.max ?? 10) / 2));
 }
 
-// Named statements: each pooled connection parses and plans the view's expression once, not on every read.
-const RUN_VIEW = `select ${runViewJson('r')}::text as view from runs r where r.id = $1 and r.workspace_id = $2`;
-const RUN_VIEWS = `select k.i::int as i, ${runViewJson('r')}::text as view
+// Named statements: each pooled connection parses and plans the read once, not on every read.
+const RUN_VIEW = `select ${runViewColumns('r')} from runs r where r.id = $1 and r.workspace_id = $2`;
+const RUN_VIEWS = `select k.i::int as i, ${runViewColumns('r')}
   from unnest($1::uuid[], $2::uuid[]) with ordinality k(id, ws, i)
   join runs r on r.id = k.id and r.workspace_id = k.ws`;
+
+const viewText = (row: RunViewRow) => JSON.stringify(presentRunRow(row));
 
 /** The views of a batch's runs by their index in the batch; a lone read takes the one-row statement. */
 async function selectRunViews(
@@ -62,21 +65,21 @@ async function selectRunViews(
 ): Promise<Map<number, string>> {
   const views = new Map<number, string>();
   if (keys.length === 1) {
-    const rows = await pooledRows<{ view: string }>(db, {
-      name: 'svc_run_view',
+    const rows = await pooledRows<RunViewRow>(db, {
+      name: 'svc_run_row',
       text: RUN_VIEW,
       values: [keys[0].id, keys[0].workspaceId],
     });
-    if (rows[0]) views.set(0, rows[0].view);
+    if (rows[0]) views.set(0, viewText(rows[0]));
     return views;
   }
-  const rows = await pooledRows<{ i: number; view: string }>(db, {
-    name: 'svc_run_views',
+  const rows = await pooledRows<RunViewRow & { i: number }>(db, {
+    name: 'svc_run_rows',
     text: RUN_VIEWS,
     values: [keys.map((k) => k.id), keys.map((k) => k.workspaceId)],
   });
   // ordinality counts from 1
-  for (const row of rows) views.set(row.i - 1, row.view);
+  for (const row of rows) views.set(row.i - 1, viewText(row));
   return views;
 }
 

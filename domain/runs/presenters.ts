@@ -70,6 +70,57 @@ export function presentRun(f: RunFields): RunView {
   };
 }
 
+/** The columns of a run row that its view is made of, as `select` names them (RUN_VIEW_COLUMNS). */
+export interface RunViewRow {
+  id: string;
+  agent_id: string;
+  agent_version: number;
+  status: RunStatus;
+  input: Record<string, unknown>;
+  output: unknown;
+  error: RunError | null;
+  pending_action: PendingAction | null;
+  input_tokens: number;
+  output_tokens: number;
+  cost_micros: number;
+  metadata: Record<string, unknown>;
+  /** Timestamps as the driver gives them: PostgreSQL's text, or a Date. */
+  created_at: string | Date;
+  updated_at: string | Date;
+  started_at: string | Date | null;
+  completed_at: string | Date | null;
+}
+
+/** What a run view reads of the row `a`, for {@link presentRunRow}: the money as a number, not bigint text. */
+export const runViewColumns = (a: string) =>
+  `${a}.id, ${a}.agent_id, ${a}.agent_version, ${a}.status, ${a}.input, ${a}.output, ${a}.error, ${a}.pending_action,
+   ${a}.input_tokens, ${a}.output_tokens, ${a}.cost_micros::float8 as cost_micros, ${a}.metadata,
+   ${a}.created_at, ${a}.updated_at, ${a}.started_at, ${a}.completed_at`;
+
+const iso = (t: string | Date) => new Date(t).toISOString();
+
+/** The run view of a plain row (no entity hydrated): `GET /v1/runs/{id}` reads these (find.ts). */
+export function presentRunRow(row: RunViewRow): RunView {
+  return presentRun({
+    id: row.id,
+    agentId: row.agent_id,
+    agentVersion: row.agent_version,
+    status: row.status,
+    input: row.input,
+    output: row.output,
+    error: row.error,
+    pendingAction: row.pending_action,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    costMicros: row.cost_micros,
+    metadata: row.metadata,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    startedAt: row.started_at === null ? null : iso(row.started_at),
+    completedAt: row.completed_at === null ? null : iso(row.completed_at),
+  });
+}
+
 /** The run object (docs/api/runs.md), used by the API and the event stream alike. */
 export function serializeRun(run: Run): RunView {
   return presentRun({

@@ -2,14 +2,11 @@ import { isoSql } from './isoSql';
 
 /*
  * A speed trick, kept in this one module: the run and step presenters (presentRun and serializeStep in
- * presenters.ts) restated as SQL, so PostgreSQL builds a view from its row and no entity is hydrated. What it buys, measured with the
- * benchmark (bench/README.md, case 4 and "Where a run spends its time"): reading the view without an entity,
- * with the key check cut to one statement beside it, took `GET /v1/runs/{id}` from 583 to 1,689 requests a
- * second; sending the view as the JSON text PostgreSQL returns took the API's CPU a GET from 182 to 135 µs
- * (bench/cpuPerRequest.ts); a status change stores its
- * event's view in the same statement that changes the row, which took an echo run's worker side from 18 to
- * 10 statements (a step and its event are one statement the same way). test/runs/statusView.test.ts holds
- * both equal to their presenters on the same rows, in every state.
+ * presenters.ts) restated as SQL, so that a status change stores its event's view in the same statement that
+ * changes the row, which took an echo run's worker side from 18 to 10 statements (a step and its event are one
+ * statement the same way; bench/README.md, "Where a run spends its time"). `GET /v1/runs/{id}` read this view
+ * too, until the plain row through presentRunRow measured no dearer (bench/README.md, "One run presenter").
+ * test/runs/statusView.test.ts holds both equal to their presenters on the same rows, in every state.
  */
 
 /** The run view of the row `a` as JSON, exactly as presentRun writes it (presenters.ts). */

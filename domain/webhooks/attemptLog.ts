@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SignedPostResult } from './signedPost';
+import type { SignedPostResult } from '../deliveries/signedPost';
 import { SLOT_HOLD_SECONDS } from './slots';
 
 /**

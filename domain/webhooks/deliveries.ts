@@ -4,6 +4,8 @@ import type { Config } from '../../platform/config';
 import type { Temporal } from '../../platform/temporal';
 import { errors } from '../errors';
 import { findPage } from '../shared/pagination';
+import { redeliver as redeliverLogged } from '../deliveries/deliveryLog';
+import { WEBHOOK_DELIVERIES } from './delivery';
 import { deliveryWorkflowId } from './dispatch';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { webhookTaskQueue } from '../../workflows/taskQueues';
@@ -41,36 +43,28 @@ export async function redeliver(
   deliveryId: string,
 ): Promise<DeliveryView> {
   const sub = await findSubscription(em, workspaceId, subscriptionId);
-  // Claim a finished delivery (failed or succeeded: a receiver that lost an event asks again) for a new
-  // round in one statement: two concurrent redelivers start one; one still pending is in flight already.
-  const claimed: Array<{ round: number; previous: 'failed' | 'succeeded' }> = await em.getConnection().execute(
-    `update webhook_deliveries d set status = 'pending', round = d.round + 1, updated_at = now()
-     from (select id, status as previous from webhook_deliveries
-           where id = ? and subscription_id = ? and status in ('failed', 'succeeded') for update) o
-     where d.id = o.id returning d.round, o.previous`,
-    [deliveryId, sub.id],
+  const { temporal, config } = deps;
+  // Failed or succeeded (a receiver that lost an event asks again); one still pending is in flight already.
+  const claimed = await redeliverLogged(
+    em,
+    WEBHOOK_DELIVERIES,
+    { deliveryId, ownerId: sub.id, statuses: ['failed', 'succeeded'] },
+    ({ round }) =>
+      temporal.call(() =>
+        temporal.client.workflow.start(webhookDeliveryWorkflow, {
+          workflowId: deliveryWorkflowId(deliveryId, round),
+          taskQueue: config.taskQueue,
+          args: [{ deliveryId, deliveryQueue: webhookTaskQueue(config.taskQueue) }],
+          typedSearchAttributes: [{ key: SvcWorkspaceId, value: workspaceId }],
+        }),
+      ),
   );
-  if (claimed.length === 0) {
+  if (!claimed) {
     const existing = await em.findOne(WebhookDelivery, { id: deliveryId, subscriptionId: sub.id });
     if (!existing) throw errors.notFound('Delivery');
     throw errors.conflict('This delivery is being delivered now; redeliver it once it has finished', {
       status: existing.status,
     });
   }
-  const { temporal, config } = deps;
-  await temporal
-    .call(() =>
-      temporal.client.workflow.start(webhookDeliveryWorkflow, {
-        workflowId: deliveryWorkflowId(deliveryId, claimed[0].round),
-        taskQueue: config.taskQueue,
-        args: [{ deliveryId, deliveryQueue: webhookTaskQueue(config.taskQueue) }],
-        typedSearchAttributes: [{ key: SvcWorkspaceId, value: workspaceId }],
-      }),
-    )
-    .catch(async (err) => {
-      // Temporal did not take it: the delivery is as it was, so the caller can ask again.
-      await em.nativeUpdate(WebhookDelivery, { id: deliveryId }, { status: claimed[0].previous });
-      throw err;
-    });
   return serializeDelivery(await em.fork().findOneOrFail(WebhookDelivery, deliveryId));
 }

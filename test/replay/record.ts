@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Payload, PayloadCodec } from '@temporalio/common';
 import { loadConfig } from '../../platform/config';
+import { createPayloadCodec } from '../../platform/payloadCodec';
 import { phoneCallWorkflow } from '../../workflows/phoneCall';
 import { savedTableRefreshWorkflow } from '../../workflows/savedTableRefresh';
+import { saveOutputWorkflow } from '../../workflows/outputDelivery';
+import { webhookTaskQueue } from '../../workflows/taskQueues';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { conversationWorkflowId } from '../../workflows/conversationMessages';
 import { runWorkflowId } from '../../workflows/messages';
@@ -36,6 +40,27 @@ const FLOW_SCOPES = [
 const OUT = path.join(__dirname, 'histories');
 /** REPLAY_TAG=v2 writes `run-model-failed.v2.json` etc., keeping the histories of the code deployed before. */
 const TAG = process.env.REPLAY_TAG ? `.${process.env.REPLAY_TAG}` : '';
+
+/** Whether `value` is a Temporal payload (`{ metadata: { encoding }, data }`) of a fetched history. */
+const isPayload = (value: object): value is Payload =>
+  'metadata' in value && typeof value.metadata === 'object' && value.metadata !== null && 'encoding' in value.metadata;
+
+/**
+ * Decodes, in place, every payload of a fetched history that the payload codec encrypted
+ * (platform/payloadCodec.ts): the fixtures hold what the workflow code sees, so the replay needs no key
+ * (the key of a test run is thrown away with it).
+ */
+async function decodePayloads(node: unknown, codec: PayloadCodec): Promise<void> {
+  if (typeof node !== 'object' || node === null || ArrayBuffer.isView(node)) return;
+  for (const [key, value] of Object.entries(node)) {
+    if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value) && isPayload(value)) {
+      const [plain] = await codec.decode([value]);
+      (node as Record<string, unknown>)[key] = plain;
+    } else {
+      await decodePayloads(value, codec);
+    }
+  }
+}
 
 describe('record workflow histories for the replay test', () => {
   let h: Harness;
@@ -86,6 +111,7 @@ describe('record workflow histories for the replay test', () => {
     const handle = h.temporal.client.workflow.getHandle(workflowId, runId);
     if (!open) await handle.result().catch(() => undefined);
     const history = await handle.fetchHistory();
+    await decodePayloads(history, createPayloadCodec(h.config.secretKeys!));
     writeFileSync(path.join(OUT, `${name}${TAG}.json`), historyToJSON(history));
   };
 
@@ -199,6 +225,42 @@ describe('record workflow histories for the replay test', () => {
       typedSearchAttributes,
     });
     await save('saved-table-refresh', refresh.workflowId);
+  });
+
+  it('an output saved to an http connection by saveOutputWorkflow, delivered at the first attempt', async () => {
+    // Started directly, as a caller outside a run would: records the delivery, then its signed attempt.
+    const rx = await startReceiver();
+    try {
+      const { account } = await signUpScale();
+      const key = bearer(await createKey(h, account, ['webhooks:manage']));
+      const conn = await h.request('/v1/output-connections', {
+        method: 'POST',
+        headers: key,
+        json: { name: 'sink', type: 'http', url: rx.url, secret: 's'.repeat(16) },
+      });
+      if (conn.status !== 201) throw new Error(`connection failed: ${conn.status} ${await conn.text()}`);
+      const connectionId = ((await conn.json()) as { id: string }).id;
+      const flowRunId = randomUUID();
+      const taskQueue = h.config.temporal.taskQueue;
+      const saved = await h.temporal.client.workflow.start(saveOutputWorkflow, {
+        workflowId: `save-output-${randomUUID()}`,
+        taskQueue,
+        args: [
+          {
+            deliveryQueue: webhookTaskQueue(taskQueue),
+            workspaceId: account.workspaceId,
+            connectionId,
+            output: { rows: 3 },
+            flowRunId,
+            key: `flow-run:${flowRunId}:save`,
+          },
+        ],
+        typedSearchAttributes: [{ key: SvcWorkspaceId, value: account.workspaceId }],
+      });
+      await save('save-output-delivered', saved.workflowId);
+    } finally {
+      await rx.close();
+    }
   });
 
   it('a run whose conversation is stored: a question, its answer, a tool call, the output', async () => {

@@ -42,9 +42,7 @@ describe('workflow replay of recorded histories', () => {
   }, 120_000);
 
   it('has a fixture of every workflow type the worker registers', () => {
-    // saveOutputWorkflow: its recording scenario timed out and is not in record.ts yet (test/replay/README.md).
-    const unrecorded = new Set(['saveOutputWorkflow']);
-    expect(Object.keys(workflows).filter((type) => !recordedTypes.has(type) && !unrecorded.has(type))).toEqual([]);
+    expect(Object.keys(workflows).filter((type) => !recordedTypes.has(type))).toEqual([]);
   });
 
   it.each(fixtures)('replays %s without a determinism error', (name) => {

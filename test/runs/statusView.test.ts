@@ -1,6 +1,7 @@
 import { createModelRegistry } from '../../domain/models/registry';
 import { createRunExecution } from '../../domain/runs/execution';
 import { serializeRun, serializeStep } from '../../domain/runs/presenters';
+import { findRunView } from '../../domain/runs/find';
 import { runViewJson } from '../../domain/runs/runViewSql';
 import { writeStatus } from '../../domain/runs/statusWrites';
 import { writeStep } from '../../domain/runs/stepWrites';
@@ -16,9 +17,9 @@ import { testTaskQueue } from '../helpers/worker';
 
 /**
  * A status change is one statement that builds its event's run view in SQL (domain/runs/statusWrites.ts,
- * with the presenter restated as SQL in domain/runs/runViewSql.ts, which `GET /v1/runs/{id}` reads too):
- * that view must be exactly the one presentRun builds (serializeRun of the row read back), for rows in
- * every state, and the change must follow the rules the entity's transition followed. No worker runs
+ * with the presenter restated as SQL in domain/runs/runViewSql.ts): that view must be exactly the one
+ * presentRun builds (serializeRun of the row read back), as must `GET /v1/runs/{id}`'s view of the plain
+ * row (presentRunRow), for rows in every state, and the change must follow the rules the entity's transition followed. No worker runs
  * here: the test plays the workflow's part.
  */
 describe('a status change in one statement', () => {
@@ -109,7 +110,10 @@ describe('a status change in one statement', () => {
           runId,
         ]);
       }
-      expect(await viewInSql(runId)).toEqual(await viewOfEntity(runId));
+      const entityView = await viewOfEntity(runId);
+      expect(await viewInSql(runId)).toEqual(entityView);
+      // What `GET /v1/runs/{id}` answers: the plain row through presentRunRow, as JSON text.
+      expect(JSON.parse(await findRunView(db(), workspaceId, runId))).toEqual(entityView);
     }
   });
 
