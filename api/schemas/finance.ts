@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CATEGORY_KINDS } from '../../db/entities/FinanceCategory';
 import { DATE_FORMATS } from '../../domain/finance/dates';
+import { isCurrency } from '../../domain/finance/money';
 import { pageQuery } from '../../domain/shared/pagination';
 import { day, uuid } from './common';
 import { searchText } from './knowledge';
@@ -15,10 +16,17 @@ export const csvMapping = z
     amount: column.optional(),
     debit: column.optional().describe('Money out (with credit instead of amount)'),
     credit: column.optional().describe('Money in (with debit instead of amount)'),
-    currency: column.optional().describe('Absent: every row is USD'),
+    currency: column.optional().describe('Absent: the currency the amount names, else defaultCurrency'),
     counterparty: column.optional(),
     dateFormat: z.enum(DATE_FORMATS).optional(),
     decimal: z.enum(['.', ',']).optional(),
+    defaultCurrency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .refine((c) => isCurrency(c), 'Not an ISO 4217 currency code')
+      .optional()
+      .describe('The currency of rows that name none (default USD)'),
+    negate: z.boolean().optional().describe('The file writes money out as positive (many card statements)'),
   })
   .refine(
     (m) => (m.amount !== undefined) !== (m.debit !== undefined && m.credit !== undefined),
@@ -66,7 +74,8 @@ export const transactionOut = z.object({
   id: z.uuid(),
   date: z.string(),
   description: z.string(),
-  amountUsd: z.number().describe('Signed amount in `currency`, exact to 6 decimals'),
+  amount: z.string().describe('Exact signed decimal in `currency` (`"-12.50"`); never converted'),
+  amountMinor: z.number().int().describe('The same in integer minor units of `currency` (`-1250`)'),
   currency: z.string(),
   account: z.string(),
   categoryId: z.uuid().nullable(),
@@ -143,9 +152,9 @@ export const summaryQuery = z.object({ ...range, groupBy: z.enum(['category', 'm
 
 const totals = {
   currency: z.string(),
-  inUsd: z.number(),
-  outUsd: z.number(),
-  netUsd: z.number(),
+  in: z.string().describe('Money in, exact decimal text in `currency`'),
+  out: z.string().describe('Money out, exact decimal text in `currency`'),
+  net: z.string().describe('In minus out, exact decimal text in `currency`'),
   count: z.number().int(),
 };
 

@@ -27,8 +27,22 @@ export interface FinanceCsvMapping {
   credit?: string;
   currency?: string;
   counterparty?: string;
-  dateFormat?: 'YYYY-MM-DD' | 'DD.MM.YYYY' | 'DD/MM/YYYY' | 'MM/DD/YYYY' | 'DD-MM-YYYY' | 'YYYY/MM/DD' | 'YYYYMMDD';
+  dateFormat?:
+    | 'YYYY-MM-DD'
+    | 'DD.MM.YYYY'
+    | 'DD/MM/YYYY'
+    | 'MM/DD/YYYY'
+    | 'DD-MM-YYYY'
+    | 'YYYY/MM/DD'
+    | 'YYYYMMDD'
+    | 'MM/DD/YY'
+    | 'DD/MM/YY'
+    | 'DD.MM.YY';
   decimal?: '.' | ',';
+  /** The currency of rows that name none (default USD). */
+  defaultCurrency?: string;
+  /** The file writes money out as positive. */
+  negate?: boolean;
 }
 
 export interface FinanceImportParams {
@@ -42,8 +56,10 @@ export interface FinanceTransaction {
   id: string;
   date: string;
   description: string;
-  /** Signed amount in `currency`, exact to 6 decimals. */
-  amountUsd: number;
+  /** Exact signed decimal text in `currency` (`"-12.50"`), never converted. */
+  amount: string;
+  /** The same in integer minor units of `currency` (`-1250`). */
+  amountMinor: number;
   currency: string;
   account: string;
   categoryId: string | null;
@@ -105,9 +121,10 @@ export interface FinanceApplyResult {
 
 export interface FinanceTotals {
   currency: string;
-  inUsd: number;
-  outUsd: number;
-  netUsd: number;
+  /** Exact decimal text in `currency`. */
+  in: string;
+  out: string;
+  net: string;
   count: number;
 }
 

@@ -6,7 +6,9 @@ import { Workspace } from './Workspace';
 export interface ProposedMatch {
   transactionId: string;
   fileId: string;
-  amountUsd: number;
+  /** Exact decimal text in `currency`. */
+  amount: string;
+  currency: string;
   date: string;
   reason: string;
 }

@@ -2,7 +2,7 @@ import { parse, type CsvError } from 'csv-parse';
 import type { ImportLineError } from '../../db/entities/FinanceImport';
 import { errors } from '../errors';
 import { parseDate, type DateFormat } from './dates';
-import { isCurrency, parseAmountMicros } from './money';
+import { isCurrency, parseBankAmount } from './money';
 import { clip, MAX_DESCRIPTION, type ParsedExport, type ParsedRow } from './parsedRow';
 
 /** Which columns hold what (values are header names; docs/api/finance.md). */
@@ -16,6 +16,10 @@ export interface CsvMapping {
   counterparty?: string;
   dateFormat?: DateFormat;
   decimal?: '.' | ',';
+  /** The currency of rows whose line names none (no currency column, no code or symbol in the amount). */
+  defaultCurrency?: string;
+  /** The file writes money out as positive and money in as negative (many card statements do). */
+  negate?: boolean;
 }
 
 const SEPARATORS = [',', ';', '\t'] as const;
@@ -107,27 +111,50 @@ function readRow(
     return { line, message: `Invalid date "${cell('date')}" (expected ${mapping.dateFormat ?? 'YYYY-MM-DD'})` };
   const amount = readAmount(cell, mapping);
   if (typeof amount === 'string') return { line, message: amount };
-  const currency = (cell('currency') || defaultCurrency).toUpperCase();
+  const column = cell('currency').toUpperCase();
+  if (column && amount.currency && column !== amount.currency) {
+    return { line, message: `The amount is written in ${amount.currency} but the currency column says ${column}` };
+  }
+  const currency = column || amount.currency || (mapping.defaultCurrency ?? defaultCurrency).toUpperCase();
   if (!isCurrency(currency)) return { line, message: `Unknown currency "${currency}"` };
   const description = clip(cell('description'), MAX_DESCRIPTION);
   if (!description) return { line, message: 'Empty description' };
   const counterparty = clip(cell('counterparty'), 200) || null;
-  return { line, date, description, amountMicros: amount, currency, counterparty, bankId: null };
+  const micros = mapping.negate ? -amount.micros : amount.micros;
+  return {
+    line,
+    date,
+    description,
+    amountMicros: micros === 0 ? 0 : micros,
+    currency,
+    counterparty,
+    bankId: null,
+    account: null,
+  };
 }
 
-/** The signed amount: one signed column, or a debit (money out) and a credit (money in) column. */
-function readAmount(cell: (field: string) => string, mapping: CsvMapping): number | string {
+/**
+ * The signed amount, and the currency its text names if any: one signed column, or a debit (money out) and
+ * a credit (money in) column, each written as banks write amounts ({@link parseBankAmount}).
+ */
+function readAmount(
+  cell: (field: string) => string,
+  mapping: CsvMapping,
+): { micros: number; currency: string | null } | string {
   const decimal = mapping.decimal ?? '.';
   if (mapping.amount !== undefined) {
-    const v = parseAmountMicros(cell('amount'), decimal);
-    return v === null ? `Invalid amount "${cell('amount')}"` : v;
+    const v = parseBankAmount(cell('amount'), decimal);
+    return v ?? `Invalid amount "${cell('amount')}"`;
   }
   const debitText = cell('debit');
   const creditText = cell('credit');
-  const debit = debitText ? parseAmountMicros(debitText, decimal) : 0;
-  const credit = creditText ? parseAmountMicros(creditText, decimal) : 0;
+  const debit = debitText ? parseBankAmount(debitText, decimal) : { micros: 0, currency: null };
+  const credit = creditText ? parseBankAmount(creditText, decimal) : { micros: 0, currency: null };
   if (debit === null) return `Invalid debit "${debitText}"`;
   if (credit === null) return `Invalid credit "${creditText}"`;
   if (!debitText && !creditText) return 'Neither debit nor credit has an amount';
-  return Math.abs(credit) - Math.abs(debit);
+  if (debit.currency && credit.currency && debit.currency !== credit.currency) {
+    return `The debit is in ${debit.currency} and the credit in ${credit.currency}`;
+  }
+  return { micros: Math.abs(credit.micros) - Math.abs(debit.micros), currency: debit.currency ?? credit.currency };
 }

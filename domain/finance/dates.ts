@@ -7,6 +7,9 @@ export const DATE_FORMATS = [
   'DD-MM-YYYY',
   'YYYY/MM/DD',
   'YYYYMMDD',
+  'MM/DD/YY',
+  'DD/MM/YY',
+  'DD.MM.YY',
 ] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
@@ -18,6 +21,9 @@ const PATTERNS: Record<DateFormat, { re: RegExp; order: ['y' | 'm' | 'd', 'y' | 
   'DD-MM-YYYY': { re: /^(\d{1,2})-(\d{1,2})-(\d{4})$/, order: ['d', 'm', 'y'] },
   'YYYY/MM/DD': { re: /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/, order: ['y', 'm', 'd'] },
   YYYYMMDD: { re: /^(\d{4})(\d{2})(\d{2})/, order: ['y', 'm', 'd'] },
+  'MM/DD/YY': { re: /^(\d{1,2})\/(\d{1,2})\/(\d{2})$/, order: ['m', 'd', 'y'] },
+  'DD/MM/YY': { re: /^(\d{1,2})\/(\d{1,2})\/(\d{2})$/, order: ['d', 'm', 'y'] },
+  'DD.MM.YY': { re: /^(\d{1,2})\.(\d{1,2})\.(\d{2})$/, order: ['d', 'm', 'y'] },
 };
 
 /** A calendar date as `YYYY-MM-DD`, or null when the parts are not a real date. */
@@ -35,5 +41,7 @@ export function parseDate(text: string, format: DateFormat = 'YYYY-MM-DD'): stri
   if (!m) return null;
   const parts: Record<string, number> = {};
   order.forEach((k, i) => (parts[k] = Number(m[i + 1])));
-  return isoDate(parts.y, parts.m, parts.d);
+  // a two-digit year is of this century, as banks that write them mean
+  const year = m[order.indexOf('y') + 1].length === 2 ? 2000 + parts.y : parts.y;
+  return isoDate(year, parts.m, parts.d);
 }

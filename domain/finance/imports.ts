@@ -47,7 +47,7 @@ export async function createImport(
   let result: ParsedExport & { account?: string | null };
   if (body.format === 'csv') {
     if (!body.mapping) throw errors.validation([{ path: 'mapping', message: 'A CSV import needs a mapping' }]);
-    result = await parseCsvExport(text, body.mapping, 'USD');
+    result = await parseCsvExport(text, body.mapping, body.mapping.defaultCurrency ?? 'USD');
   } else {
     result = parseOfxExport(text);
   }
@@ -67,9 +67,9 @@ export async function createImport(
     tx.persist(record);
     await tx.flush();
     let imported = 0;
-    const rows = withFingerprints(account, result.parsed);
+    const rows = withFingerprints(accountOf(account, body.account, result.parsed), result.parsed);
     for (let i = 0; i < rows.length; i += BATCH) {
-      imported += await insertBatch(tx, workspaceId, record.id, account, rows.slice(i, i + BATCH), (row) =>
+      imported += await insertBatch(tx, workspaceId, record.id, rows.slice(i, i + BATCH), (row) =>
         categorize(rules, row.description, row.amountMicros),
       );
     }
@@ -103,16 +103,27 @@ async function readAll(stream: Readable, maxBytes: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-type Fingerprinted = ParsedRow & { fingerprint: string };
+/**
+ * Each row's account: a file naming several accounts (an OFX file with several statements) keeps each
+ * row in its own; otherwise every row is in the import's account (the one the request names, else the file's).
+ */
+function accountOf(importAccount: string, named: string | undefined, rows: ParsedRow[]): (row: ParsedRow) => string {
+  const inFile = new Set(rows.map((r) => r.account).filter((a) => a !== null));
+  if (inFile.size > 1 || (named === undefined && inFile.size === 1)) return (row) => row.account ?? importAccount;
+  return () => importAccount;
+}
+
+type Fingerprinted = ParsedRow & { fingerprint: string; accountName: string };
 
 /**
  * The fingerprint of account, date, amount, currency, description and the bank's id when the export has
  * one. Rows identical in all of these (two equal coffees on one day) are told apart by their occurrence in
  * the file, so a later export holding the same two rows finds both already imported.
  */
-function withFingerprints(account: string, rows: ParsedRow[]): Fingerprinted[] {
+function withFingerprints(accountOfRow: (row: ParsedRow) => string, rows: ParsedRow[]): Fingerprinted[] {
   const seen = new Map<string, number>();
   return rows.map((row) => {
+    const account = accountOfRow(row);
     const base = JSON.stringify([
       account,
       row.date,
@@ -126,7 +137,7 @@ function withFingerprints(account: string, rows: ParsedRow[]): Fingerprinted[] {
     const fingerprint = createHash('sha256')
       .update(row.bankId ? base : `${base}#${n}`)
       .digest('hex');
-    return { ...row, fingerprint };
+    return { ...row, fingerprint, accountName: account };
   });
 }
 
@@ -135,12 +146,12 @@ async function insertBatch(
   tx: EntityManager,
   workspaceId: string,
   importId: string,
-  account: string,
   rows: Fingerprinted[],
   categoryOf: (row: ParsedRow) => string | null,
 ): Promise<number> {
   const payload = rows.map((r) => ({
     id: randomUUID(),
+    account: r.accountName,
     date: r.date,
     description: r.description,
     amount: String(r.amountMicros),
@@ -154,13 +165,13 @@ async function insertBatch(
   const inserted = await tx.getConnection().execute<Array<{ id: string }>>(
     `insert into finance_transactions (id, created_at, updated_at, workspace_id, import_id, account, date, description,
        amount_micros, currency, counterparty, bank_id, fingerprint, category_id, category_manual, reconciled)
-     select u.id, ?, ?, ?, ?, ?, u.date, u.description, u.amount, u.currency, u.counterparty, u.bank_id, u.fingerprint,
+     select u.id, ?, ?, ?, ?, u.account, u.date, u.description, u.amount, u.currency, u.counterparty, u.bank_id, u.fingerprint,
        u.category_id, false, false
-     from jsonb_to_recordset(?::jsonb) as u(id uuid, date date, description text, amount bigint, currency text,
+     from jsonb_to_recordset(?::jsonb) as u(id uuid, account text, date date, description text, amount bigint, currency text,
        counterparty text, bank_id text, fingerprint text, category_id uuid)
      on conflict (workspace_id, fingerprint) do nothing
      returning id`,
-    [now, now, workspaceId, importId, account, JSON.stringify(payload)],
+    [now, now, workspaceId, importId, JSON.stringify(payload)],
     'all',
     tx.getTransactionContext(),
   );

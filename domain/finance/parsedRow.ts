@@ -10,6 +10,8 @@ export interface ParsedRow {
   counterparty: string | null;
   /** The bank's own id of the transaction (OFX `FITID`), when the export has one. */
   bankId: string | null;
+  /** The account the file names for this row (an OFX statement's `ACCTID`), when it names one. */
+  account: string | null;
 }
 
 /** What a parser read: the data rows it saw, those it could use, and one error per line it could not. */

@@ -2,7 +2,7 @@ import type { CategoryKind, FinanceCategory } from '../../db/entities/FinanceCat
 import type { FinanceImport, ImportLineError } from '../../db/entities/FinanceImport';
 import type { FinanceRule } from '../../db/entities/FinanceRule';
 import type { FinanceTransaction } from '../../db/entities/FinanceTransaction';
-import { microsToAmount } from './money';
+import { microsToAmount, presentMoney } from './money';
 
 export interface CategoryView {
   id: string;
@@ -37,7 +37,8 @@ export interface TransactionView {
   id: string;
   date: string;
   description: string;
-  amountUsd: number;
+  amount: string;
+  amountMinor: number;
   currency: string;
   account: string;
   categoryId: string | null;
@@ -84,16 +85,13 @@ export function dateText(value: string | Date): string {
   return `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
 }
 
-/**
- * A transaction. `amountUsd` is the signed amount in the transaction's `currency` (the contract's money
- * field name; no exchange rate is applied), exact to 6 decimals.
- */
+/** A transaction; its money in its own `currency`, exactly, never converted ({@link presentMoney}). */
 export function presentTransaction(t: FinanceTransaction): TransactionView {
   return {
     id: t.id,
     date: dateText(t.date),
     description: t.description,
-    amountUsd: microsToAmount(t.amountMicros),
+    ...presentMoney(t.amountMicros, t.currency),
     currency: t.currency,
     account: t.account,
     categoryId: t.category?.id ?? null,

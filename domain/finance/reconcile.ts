@@ -4,7 +4,7 @@ import { FinanceTransaction } from '../../db/entities/FinanceTransaction';
 import type { Storage } from '../../platform/storage/storage';
 import type { ZipLimits } from '../../platform/zipGuard';
 import { readDocuments, type FinanceDocument } from './documents';
-import { microsToAmount } from './money';
+import { microsToAmount, presentMoney } from './money';
 import { dateText } from './presenters';
 
 /** Days between a transaction and a document date that still count as the same payment. */
@@ -67,7 +67,8 @@ export function matchDocuments(transactions: FinanceTransaction[], documents: Fi
     matches.push({
       transactionId: c.transaction.id,
       fileId: c.document.fileId,
-      amountUsd: microsToAmount(c.transaction.amountMicros),
+      amount: presentMoney(c.transaction.amountMicros, c.transaction.currency).amount,
+      currency: c.transaction.currency,
       date: dateText(c.transaction.date),
       reason: `${c.document.filename} (${c.document.where}): ${c.reason}`,
     });

@@ -1,14 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Identity } from '../identity/identity';
-import { microsToAmount } from './money';
+import { presentMoney } from './money';
 
 export interface SummaryGroup {
   /** The category id (null: uncategorised) or the month `YYYY-MM`. */
   key: string | null;
   currency: string;
-  inUsd: number;
-  outUsd: number;
-  netUsd: number;
+  /** Exact decimal text in `currency`, like a transaction's `amount`. */
+  in: string;
+  out: string;
+  net: string;
   count: number;
 }
 
@@ -32,7 +33,7 @@ interface SumRow {
 /**
  * Money in, out and net per category or month, per currency (amounts of different currencies are never
  * added together). The sums are PostgreSQL's over the integer micro-units, exact however many rows; the
- * micro-unit totals become JSON numbers only at the end (docs/api/finance.md).
+ * micro-unit totals become exact decimal text only at the end (docs/api/finance.md).
  */
 export async function financeSummary(
   em: EntityManager,
@@ -63,9 +64,9 @@ export async function financeSummary(
     );
   const view = (r: SumRow) => ({
     currency: r.currency,
-    inUsd: microsToAmount(r.in_micros),
-    outUsd: microsToAmount(r.out_micros),
-    netUsd: microsToAmount(r.net_micros),
+    in: presentMoney(r.in_micros, r.currency).amount,
+    out: presentMoney(r.out_micros, r.currency).amount,
+    net: presentMoney(r.net_micros, r.currency).amount,
     count: Number(r.count),
   });
   const [groups, totals] = await Promise.all([sums(key), sums(null)]);

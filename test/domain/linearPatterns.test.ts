@@ -1,5 +1,5 @@
 import { typeSheet } from '../../domain/dataSources/sheetParsing';
-import { sgmlToXml } from '../../domain/finance/ofxImport';
+import { ofxToXml } from '../../domain/finance/ofxSgml';
 import { copilotProvider } from '../../domain/models/copilot';
 import { contentToOutput } from '../../domain/models/openaiFormat';
 import type { TurnRequest } from '../../domain/models/types';
@@ -32,9 +32,9 @@ describe('patterns over caller input run in linear time', () => {
 
   it('splits an OFX body of 100 KB of unclosed < into tags', async () => {
     const hostile = '<OFX>' + '<'.repeat(100_000);
-    expect(await fastest(() => sgmlToXml(hostile))).toBeLessThan(1_000);
-    expect(sgmlToXml(hostile) === hostile + '</OFX>').toBe(true);
-    expect(sgmlToXml('<OFX><NAME>A & B<AMT>1</OFX>')).toBe('<OFX><NAME>A &amp; B</NAME><AMT>1</AMT></OFX>');
+    expect(await fastest(() => ofxToXml(hostile))).toBeLessThan(1_000);
+    expect(ofxToXml(hostile)).toBe('<OFX></OFX>');
+    expect(ofxToXml('<OFX><NAME>A & B<AMT>1</OFX>')).toBe('<OFX><NAME>A &amp; B</NAME><AMT>1</AMT></OFX>');
   });
 
   it('reads a model reply of 100 KB of spaces inside an unclosed fence', async () => {

@@ -44,7 +44,8 @@ describe('finance imports', () => {
     expect(coffee).toMatchObject({
       date: '2026-10-03',
       description: 'COFFEE & CO Card purchase',
-      amountUsd: -42.17,
+      amount: '-42.17',
+      amountMinor: -4217,
       currency: 'USD',
       counterparty: 'COFFEE & CO',
       importId: first.id,
@@ -66,9 +67,9 @@ describe('finance imports', () => {
     expect(result).toMatchObject({ rows: 3, imported: 2, duplicates: 0, account: 'Visa' });
     expect(result.errors).toEqual([{ line: line + 1, message: 'Unknown currency "XQQ"' }]);
     const rows = await transactions(a);
-    expect(rows.map((t) => [t.description, t.amountUsd, t.currency]).sort()).toEqual([
-      ['Payment & thank you', 250, 'EUR'],
-      ['Streamly subscription', -19.99, 'EUR'],
+    expect(rows.map((t) => [t.description, t.amount, t.currency]).sort()).toEqual([
+      ['Payment & thank you', '250.00', 'EUR'],
+      ['Streamly subscription', '-19.99', 'EUR'],
     ]);
   });
 
@@ -87,11 +88,11 @@ describe('finance imports', () => {
     );
     expect(r2).toMatchObject({ rows: 3, imported: 1, duplicates: 2, errors: [] });
     const rows = await transactions(a);
-    expect(rows.map((t) => [t.date, t.description, t.amountUsd, t.currency]).sort()).toEqual([
-      ['2026-10-01', 'Miete Oktober; Wohnung 3', -1250, 'EUR'],
-      ['2026-10-02', 'Supermarkt Frisch', -23.45, 'EUR'],
-      ['2026-10-03', 'Gehalt ACME GmbH', 3100.1, 'EUR'],
-      ['2026-10-05', 'Bäckerei Korn', -4.8, 'EUR'],
+    expect(rows.map((t) => [t.date, t.description, t.amount, t.currency]).sort()).toEqual([
+      ['2026-10-01', 'Miete Oktober; Wohnung 3', '-1250.00', 'EUR'],
+      ['2026-10-02', 'Supermarkt Frisch', '-23.45', 'EUR'],
+      ['2026-10-03', 'Gehalt ACME GmbH', '3100.10', 'EUR'],
+      ['2026-10-05', 'Bäckerei Korn', '-4.80', 'EUR'],
     ]);
   });
 
@@ -111,9 +112,9 @@ describe('finance imports', () => {
     const mapping = { date: 'Date', description: 'Details', debit: 'Debit', credit: 'Credit' };
     expect(await ok(importFile(a, { fileId, format: 'csv', mapping }), 201)).toMatchObject({ rows: 2, imported: 2 });
     const rows = await transactions(a);
-    expect(rows.map((t) => [t.description, t.amountUsd, t.currency]).sort()).toEqual([
-      ['Office "Supplies" and more second line', -85.2, 'USD'],
-      ['Refund from Vendor', 10.05, 'USD'],
+    expect(rows.map((t) => [t.description, t.amount, t.currency]).sort()).toEqual([
+      ['Office "Supplies" and more second line', '-85.20', 'USD'],
+      ['Refund from Vendor', '10.05', 'USD'],
     ]);
   });
 

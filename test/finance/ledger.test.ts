@@ -60,7 +60,7 @@ describe('finance ledger', () => {
       'Fresh Market groceries',
       'Oak Street rent',
     ]);
-    expect((await list('&q=acme%20PAYROLL')).map((t) => t.amountUsd)).toEqual([3000, 3000]);
+    expect((await list('&q=acme%20PAYROLL')).map((t) => t.amount)).toEqual(['3000.00', '3000.00']);
     expect(await list('&q=100%25')).toEqual([]);
     const cafe = await byDescription('Corner cafe');
     const edited = await ok(
@@ -206,22 +206,22 @@ describe('finance ledger', () => {
   it('sums exactly by category and by month, per currency', async () => {
     const byMonth = await ok(call(h, 'GET', '/v1/finance/summary?groupBy=month&from=2026-09-01&to=2026-10-31', a), 200);
     expect(byMonth.groups).toEqual([
-      { key: '2026-09', currency: 'USD', inUsd: 3000, outUsd: 0, netUsd: 3000, count: 1 },
-      { key: '2026-10', currency: 'EUR', inUsd: 0, outUsd: 300, netUsd: -300, count: 1 },
-      { key: '2026-10', currency: 'USD', inUsd: 3000, outUsd: 1359.8, netUsd: 1640.2, count: 6 },
+      { key: '2026-09', currency: 'USD', in: '3000.00', out: '0.00', net: '3000.00', count: 1 },
+      { key: '2026-10', currency: 'EUR', in: '0.00', out: '300.00', net: '-300.00', count: 1 },
+      { key: '2026-10', currency: 'USD', in: '3000.00', out: '1359.80', net: '1640.20', count: 6 },
     ]);
     expect(byMonth.totals).toEqual([
-      { currency: 'EUR', inUsd: 0, outUsd: 300, netUsd: -300, count: 1 },
-      { currency: 'USD', inUsd: 6000, outUsd: 1359.8, netUsd: 4640.2, count: 7 },
+      { currency: 'EUR', in: '0.00', out: '300.00', net: '-300.00', count: 1 },
+      { currency: 'USD', in: '6000.00', out: '1359.80', net: '4640.20', count: 7 },
     ]);
     const byCategory = await ok(call(h, 'GET', '/v1/finance/summary?to=2026-10-31', a), 200);
     expect(byCategory.groupBy).toBe('category');
     expect(byCategory.groups).toContainEqual({
       key: categories.Salary,
       currency: 'USD',
-      inUsd: 6000,
-      outUsd: 0,
-      netUsd: 6000,
+      in: '6000.00',
+      out: '0.00',
+      net: '6000.00',
       count: 2,
     });
     await error(call(h, 'GET', '/v1/finance/summary?groupBy=week', a), 400, 'validation_error');
