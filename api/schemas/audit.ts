@@ -8,7 +8,13 @@ const instant = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 const auditFilter = z.object({
   action: z.enum(AUDIT_ACTIONS).optional(),
   resourceType: z.enum(AUDIT_RESOURCE_TYPES).optional(),
-  resourceId: z.string().min(1).max(200).optional(),
+  // PostgreSQL text holds no NUL: refused here rather than failing in the query
+  resourceId: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^\0]*$/, 'Must not contain U+0000 (NUL)')
+    .optional(),
   actorId: z.uuid().optional().describe("A user's or an API key's id: the entries that actor made"),
   from: instant.optional().describe('Entries at or after this instant (ISO-8601)'),
   to: instant.optional().describe('Entries before this instant (ISO-8601)'),

@@ -252,7 +252,15 @@ describe('audit log', () => {
     expect(await auditLog(h, auth, `&to=2000-01-01T00:00:00Z`)).toEqual([]);
     expect(await auditLog(h, auth, `&from=2999-01-01T00:00:00Z`)).toEqual([]);
 
-    for (const query of ['cursor=nope', 'actorId=not-a-uuid', 'from=yesterday', 'resourceType=planet', 'limit=101']) {
+    const bad = [
+      'cursor=nope',
+      'actorId=not-a-uuid',
+      'from=yesterday',
+      'resourceType=planet',
+      'limit=101',
+      'resourceId=a%00b',
+    ];
+    for (const query of [...bad, 'resourceId=a&resourceId=b', 'action=api_key.deleted', 'format=xml']) {
       await error(h.request(`/v1/audit?${query}`, { headers: auth }), 400, 'validation_error');
     }
     const backwards = 'from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z';
