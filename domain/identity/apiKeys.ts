@@ -126,8 +126,14 @@ export async function setApiKeySpendCap(
   if (ceiling !== null && (capMicros === null || capMicros > ceiling)) {
     throw errors.forbidden('A capped key cannot set a spend cap above its own or clear one');
   }
-  const before = key.monthlySpendCapMicros;
   await em.transactional(async (tx) => {
+    // the cap as it is under the row lock: with concurrent changes, each entry's `from` is the one before it
+    const [row] = await tx.execute<Array<{ cap: string | null }>>(
+      'select monthly_spend_cap_micros as cap from api_keys where id = ? and revoked_at is null for update',
+      [key.id],
+    );
+    if (!row) throw errors.notFound('API key');
+    const before = row.cap === null ? null : Number(row.cap);
     await tx.nativeUpdate(ApiKey, { id: key.id }, { monthlySpendCapMicros: capMicros });
     await recordAudit(tx, audit, {
       action: 'api_key.spend_cap_changed',

@@ -72,6 +72,10 @@ describe('audit chain', () => {
     // no two entries share a predecessor: a fork would
     expect(new Set(entries.map((e) => e.prevHash)).size).toBe(13);
     entries.slice(1).forEach((e, i) => expect(e.prevHash).toBe(entries[i].hash));
+    // each cap change saw the one before it under the key's row lock
+    const caps = entries.filter((e) => e.action === 'api_key.spend_cap_changed').map((e) => e.details);
+    expect(caps[0].from).toBeNull();
+    caps.slice(1).forEach((c, i) => expect(c.from).toBe(caps[i].to));
     await expect(runAdmin(h.orm, ['audit:verify', account.workspaceId])).resolves.toContain('verified: 13 entries');
   });
 
