@@ -13,7 +13,8 @@ const auditFilter = z.object({
     .string()
     .min(1)
     .max(200)
-    .regex(/^[^\0]*$/, 'Must not contain U+0000 (NUL)')
+    .refine((s) => !s.includes('\u0000'), 'Must not contain U+0000 (NUL)')
+    .meta({ pattern: '^[^\\u0000]*$' })
     .optional(),
   actorId: z.uuid().optional().describe("A user's or an API key's id: the entries that actor made"),
   from: instant.optional().describe('Entries at or after this instant (ISO-8601)'),

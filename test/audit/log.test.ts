@@ -227,7 +227,7 @@ describe('audit log', () => {
     expect(csv).not.toContain(owner.userId);
   });
 
-  it('pages newest first and filters by resource, actor and time; bad filters are 400', async () => {
+  it('pages newest first and filters by resource, actor and time; malformed filters are 400', async () => {
     const fresh = await signUp(h);
     const auth = { cookie: fresh.cookie };
     const ids: string[] = [];
@@ -263,8 +263,7 @@ describe('audit log', () => {
     for (const query of [...bad, 'resourceId=a&resourceId=b', 'action=api_key.deleted', 'format=xml']) {
       await error(h.request(`/v1/audit?${query}`, { headers: auth }), 400, 'validation_error');
     }
-    const backwards = 'from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z';
-    await error(h.request(`/v1/audit?${backwards}`, { headers: auth }), 400, 'validation_error');
-    await error(h.request(`/v1/audit/export?${backwards}`, { headers: auth }), 400, 'validation_error');
+    // a window that ends before it starts holds nothing
+    expect(await auditLog(h, auth, '&from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z')).toEqual([]);
   });
 });
