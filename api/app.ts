@@ -16,6 +16,7 @@ import { ApiKeyCache } from '../domain/identity/apiKeyCache';
 import { PgListener } from '../platform/database/listener';
 import { buildRouter, notFound } from './router';
 import { apiKeyRoutes } from './routes/apiKeys';
+import { auditRoutes } from './routes/audit';
 import { consoleAuthRoutes } from './routes/consoleAuth';
 import { healthRoutes } from './routes/health';
 import type { RouteDef } from './routes/route';
@@ -121,6 +122,7 @@ export function declareRoutes(
     ...healthRoutes({ temporal: deps.temporal, logger: deps.logger, openapi }),
     ...consoleAuthRoutes({ config: deps.config, mailer: deps.mailer }),
     ...apiKeyRoutes({ apiKeys: deps.apiKeys }),
+    ...auditRoutes(),
     ...catalogRoutes({ models, tools }),
     ...agentRoutes({ models, tools }),
     ...agentVersionRoutes({ models, tools }),

@@ -141,7 +141,16 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
       responses[status] = doc.schema
         ? {
             description: doc.description,
-            content: { 'application/json': { schema: jsonSchema(doc.schema, 'output') } },
+            content: {
+              'application/json': { schema: jsonSchema(doc.schema, 'output') },
+              // a route that can also answer in another media type (the audit log's CSV)
+              ...Object.fromEntries(
+                [doc.contentType ?? []]
+                  .flat()
+                  .filter((type) => type !== 'application/json')
+                  .map((type) => [type, {}]),
+              ),
+            },
           }
         : Number(status) >= 400
           ? { description: doc.description, content: errorContent }
@@ -168,6 +177,9 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
       ...(route.deprecated ? { deprecated: true, 'x-sunset': route.deprecated.sunset } : {}),
       security,
       ...('scope' in route.access && route.access.scope ? { 'x-scope': route.access.scope } : {}),
+      ...('sessionRoles' in route.access && route.access.sessionRoles
+        ? { 'x-session-roles': route.access.sessionRoles }
+        : {}),
       parameters: parameters(route),
       ...(route.body
         ? {

@@ -10,15 +10,22 @@ import { initOrm, type Orm } from '../db/orm';
 import { resealFlowHeaders } from '../domain/flows/headerSecrets';
 import { rotateSecrets } from '../domain/secrets/rotation';
 import { createSecretBox, type SecretKeyRing } from '../platform/secrets';
+import { systemAuditContext } from '../domain/audit/context';
+import { recordAudit } from '../domain/audit/record';
+import { verifyAuditChain } from '../domain/audit/verify';
 
 const USAGE = `usage: npm run admin -- <command>
   workspace:plan <workspaceId> <${PLANS.join('|')}>
   credits:set <workspaceId> <usd>
   user:verify <email>
   keys:create <workspaceId> <name> <scope,scope,...>   (prints the plaintext key once)
-  secrets:rotate                                       (re-seals every stored secret under SVC_SECRETS_KEY)`;
+  secrets:rotate                                       (re-seals every stored secret under SVC_SECRETS_KEY)
+  audit:verify <workspaceId>                           (recomputes the audit chain; exit 1 at a broken link)`;
 
 class UsageError extends Error {}
+
+/** A check that found something wrong (exit code 1, the message says what). */
+export class CheckFailed extends Error {}
 
 async function workspace(orm: Orm, id: string): Promise<Workspace> {
   const ws = await orm.em.fork().findOne(Workspace, { id: /^[0-9a-f-]{36}$/i.test(id) ? id : randomUUID() });
@@ -38,7 +45,18 @@ export async function runAdmin(orm: Orm, argv: string[], secretKeys?: SecretKeyR
       const [id, plan] = args;
       if (!PLANS.includes(plan as Plan)) throw new UsageError(`plan must be one of ${PLANS.join(', ')}`);
       const ws = await workspace(orm, id);
-      await em.nativeUpdate(Workspace, { id: ws.id }, { plan: plan as Plan });
+      await em.transactional(async (tx) => {
+        const locked = await tx.findOneOrFail(Workspace, ws.id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (locked.plan === plan) return;
+        const from = locked.plan;
+        await tx.nativeUpdate(Workspace, { id: ws.id }, { plan: plan as Plan });
+        await recordAudit(tx, systemAuditContext(ws.id), {
+          action: 'workspace.plan_changed',
+          resourceType: 'workspace',
+          resourceId: ws.id,
+          details: { from, to: plan },
+        });
+      });
       return `workspace ${ws.id} is now on plan ${plan}`;
     }
     case 'credits:set': {
@@ -69,7 +87,7 @@ export async function runAdmin(orm: Orm, argv: string[], secretKeys?: SecretKeyR
       const bad = scopes.filter((s) => !isScope(s));
       if (bad.length) throw new UsageError(`unknown scope(s): ${bad.join(', ')} (no wildcards)`);
       const ws = await workspace(orm, id);
-      return (await issueApiKey(em, ws.id, name, scopes.filter(isScope))).plaintext;
+      return (await issueApiKey(em, systemAuditContext(ws.id), name, scopes.filter(isScope))).plaintext;
     }
     case 'secrets:rotate': {
       if (!secretKeys) throw new UsageError('SVC_SECRETS_KEY is not set: there is no key to seal under');
@@ -80,6 +98,17 @@ export async function runAdmin(orm: Orm, argv: string[], secretKeys?: SecretKeyR
           `${`${c.table}.${c.column}`.padEnd(36)} resealed ${c.resealed}, already current ${c.current}, failed ${c.failed}`,
       );
       return [`secrets sealed under key ${secretKeys.current.kid}:`, ...lines].join('\n');
+    }
+    case 'audit:verify': {
+      const ws = await workspace(orm, args[0] ?? '');
+      const report = await verifyAuditChain(em, ws.id);
+      if (report.broken) {
+        const { id: entryId, position, reason } = report.broken;
+        throw new CheckFailed(
+          `audit chain of workspace ${ws.id} is broken at entry ${entryId} (position ${position}): ${reason}`,
+        );
+      }
+      return `audit chain of workspace ${ws.id} verified: ${report.entries} entries`;
     }
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'no command');
@@ -94,7 +123,11 @@ if (require.main === module) {
       console.log(await runAdmin(orm, process.argv.slice(2), config.secretKeys));
     } catch (err) {
       console.error(
-        err instanceof UsageError ? `${err.message}\n\n${USAGE}` : `admin failed: ${(err as Error).message}`,
+        err instanceof UsageError
+          ? `${err.message}\n\n${USAGE}`
+          : err instanceof CheckFailed
+            ? err.message
+            : `admin failed: ${(err as Error).message}`,
       );
       process.exitCode = err instanceof UsageError ? 2 : 1;
     } finally {

@@ -49,7 +49,13 @@ export function authorize(access: Access, deps: AuthDeps): Middleware<AppState> 
     ctx.state.identity = identity;
 
     const scope = 'scope' in access ? access.scope : undefined;
-    if (scope) requireScope(identity, scope);
+    const roles = 'sessionRoles' in access ? access.sessionRoles : undefined;
+    if (roles && identity.actor === 'session') {
+      if (!roles.includes(identity.role))
+        throw errors.forbidden(`The ${identity.role} role cannot perform this action`);
+    } else if (scope) {
+      requireScope(identity, scope);
+    }
     if (identity.actor === 'session' && UNSAFE.has(ctx.method)) checkOrigin(ctx, deps.config);
     await next();
   };

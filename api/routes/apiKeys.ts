@@ -4,6 +4,7 @@ import type { ApiKeyCache } from '../../domain/identity/apiKeyCache';
 import { pageQuery } from '../../domain/shared/pagination';
 import { createApiKeyBody, apiKeyListOut, apiKeyOut, createdApiKeyOut, spendCapBody } from '../schemas/apiKeys';
 import { idParams } from '../schemas/common';
+import { auditContext } from '../auditContext';
 import { defineRoute, type RouteDef } from './route';
 
 type IdParams = z.infer<typeof idParams>;
@@ -22,7 +23,7 @@ export function apiKeyRoutes(deps: { apiKeys: ApiKeyCache }): RouteDef[] {
       // A repeat cannot show the plaintext again (it is never kept): 409 naming the key instead.
       idempotency: 'secret',
       async handler(ctx, { body }) {
-        ctx.body = await createApiKey(ctx.state.em, ctx.state.identity!, body);
+        ctx.body = await createApiKey(ctx.state.em, ctx.state.identity!, body, auditContext(ctx));
         ctx.status = 201;
       },
     }),
@@ -48,7 +49,13 @@ export function apiKeyRoutes(deps: { apiKeys: ApiKeyCache }): RouteDef[] {
       body: spendCapBody,
       responses: { 200: { description: 'The key as listed', schema: apiKeyOut } },
       async handler(ctx, { params, body }) {
-        ctx.body = await setApiKeySpendCap(ctx.state.em, ctx.state.identity!, params.id, body.monthlySpendCapUsd);
+        ctx.body = await setApiKeySpendCap(
+          ctx.state.em,
+          ctx.state.identity!,
+          params.id,
+          body.monthlySpendCapUsd,
+          auditContext(ctx),
+        );
       },
     }),
     defineRoute<undefined, undefined, IdParams>({
@@ -60,7 +67,7 @@ export function apiKeyRoutes(deps: { apiKeys: ApiKeyCache }): RouteDef[] {
       params: idParams,
       responses: { 204: { description: 'Revoked' } },
       async handler(ctx, { params }) {
-        await revokeApiKey(ctx.state.em, ctx.state.identity!, params.id);
+        await revokeApiKey(ctx.state.em, ctx.state.identity!, params.id, auditContext(ctx));
         // at once here; the other replicas drop it when PostgreSQL's notice reaches them
         deps.apiKeys.forgetKey(params.id);
         ctx.status = 204;

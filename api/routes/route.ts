@@ -1,5 +1,6 @@
 import type { ZodType } from 'zod';
 import type { AppContext } from '../context';
+import type { Role } from '../../db/entities/Membership';
 import type { Scope } from '../../domain/identity/scopes';
 import type { Deprecation } from '../middleware/deprecation';
 import type { IpRateLimit } from '../middleware/rateLimit';
@@ -10,9 +11,14 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * Who may call a route, declared once per route (docs/api/identity.md):
  * - `public`: no credential (health, sign-in/up, e-mail verification);
  * - `session`: console routes, session cookie only; `scope` is the role check;
- * - `any`: an API key holding `scope`, or a session whose role allows it.
+ * - `any`: an API key holding `scope`, or a session whose role allows it; `sessionRoles`, when given,
+ *   names the roles a session must have instead (the audit log: owner and admin, though admins do not
+ *   hold the key's scope `keys:manage`).
  */
-export type Access = { auth: 'public' } | { auth: 'session'; scope?: Scope } | { auth: 'any'; scope: Scope };
+export type Access =
+  | { auth: 'public' }
+  | { auth: 'session'; scope?: Scope }
+  | { auth: 'any'; scope: Scope; sessionRoles?: readonly Role[] };
 
 export interface ResponseDoc {
   description: string;

@@ -6,6 +6,7 @@ import type { RelayDeps } from '../../domain/shared/outbox/relay';
 import type { AppContext } from '../context';
 import { idParams } from '../schemas/common';
 import { approveBody, feedbackBody, inputBody, reviewBody, runOut } from '../schemas/runs';
+import { auditContext } from '../auditContext';
 import { defineRoute, type RouteDef } from './route';
 
 type IdParams = z.infer<typeof idParams>;
@@ -13,7 +14,8 @@ type IdParams = z.infer<typeof idParams>;
 /** The answers to a run's gates, cancel and feedback (docs/api/runs.md). */
 export function runActionRoutes(deps: RelayDeps): RouteDef[] {
   async function answer(ctx: AppContext, runId: string, actionId: string | undefined, given: GateAnswer) {
-    const run = await answerGate(deps, ctx.state.em, ctx.state.identity!.workspaceId, runId, actionId, given);
+    const { workspaceId } = ctx.state.identity!;
+    const run = await answerGate(deps, ctx.state.em, workspaceId, runId, actionId, given, auditContext(ctx));
     ctx.status = 202;
     ctx.body = serializeRun(run);
   }

@@ -8,6 +8,7 @@ import { pageQuery } from '../../domain/shared/pagination';
 import type { Temporal } from '../../platform/temporal';
 import { idParams } from '../schemas/common';
 import { createWebhookBody, deliveryListOut, deliveryOut, webhookListOut, webhookOut } from '../schemas/webhooks';
+import { auditContext } from '../auditContext';
 import { defineRoute, type RouteDef } from './route';
 
 type IdParams = z.infer<typeof idParams>;
@@ -33,7 +34,13 @@ export function webhookRoutes(deps: { config: Config; temporal: Temporal }): Rou
       async handler(ctx, { body }) {
         const { allowPrivateWebhooks: allowPrivate, maxWebhooks } = deps.config;
         const opts = { allowPrivate, resolver, maxWebhooks, box };
-        ctx.body = await createSubscription(ctx.state.em, ctx.state.identity!.workspaceId, body, opts);
+        ctx.body = await createSubscription(
+          ctx.state.em,
+          ctx.state.identity!.workspaceId,
+          body,
+          opts,
+          auditContext(ctx),
+        );
         ctx.status = 201;
       },
     }),
@@ -59,7 +66,7 @@ export function webhookRoutes(deps: { config: Config; temporal: Temporal }): Rou
       params: idParams,
       responses: { 204: { description: 'Removed' } },
       async handler(ctx, { params }) {
-        await deleteSubscription(ctx.state.em, ctx.state.identity!.workspaceId, params.id);
+        await deleteSubscription(ctx.state.em, ctx.state.identity!.workspaceId, params.id, auditContext(ctx));
         ctx.status = 204;
       },
     }),

@@ -11,6 +11,7 @@ import { Files } from './resources/files.js';
 import { Finance } from './resources/finance.js';
 import { PriceLists } from './resources/price-lists.js';
 import { OutputConnections } from './resources/output-connections.js';
+import { Audit } from './resources/audit.js';
 import { Projects } from './resources/projects.js';
 import { Flows } from './resources/flows.js';
 import { FlowRuns } from './resources/flow-runs.js';
@@ -95,6 +96,8 @@ export class Svc {
   readonly phone: Phone;
   /** API key management. */
   readonly apiKeys: ApiKeys;
+  /** The audit log of sensitive writes (an API key needs `keys:manage`). */
+  readonly audit: Audit;
   /** Knowledge documents and their search. */
   readonly knowledge: Knowledge;
   /** Workspace search. */
@@ -152,6 +155,7 @@ export class Svc {
     this.apps = new Apps(this.http);
     this.phone = new Phone(this.http);
     this.apiKeys = new ApiKeys(this.http);
+    this.audit = new Audit(this.http);
     this.knowledge = new Knowledge(this.http);
     this.search = new Search(this.http);
     this.dataSources = new DataSources(this.http);

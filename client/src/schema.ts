@@ -9,6 +9,7 @@
  * test keeps the types from drifting from the service.
  */
 import type { App, AppDomain, AppDomainCheck, AppFormField, AppTemplate, AppUsage } from './app-types.js';
+import type { AuditEntry } from './audit-types.js';
 import type {
   CreatedPhoneNumber,
   PhoneBooking,
@@ -242,6 +243,21 @@ export const CREATED_API_KEY_FIELDS = {
   monthlySpendCapUsd: N,
   createdAt: R,
 } as const satisfies Fields<CreatedApiKey>;
+
+export const AUDIT_ENTRY_FIELDS = {
+  id: R,
+  at: R,
+  action: R,
+  resourceType: R,
+  resourceId: R,
+  actor: R,
+  ip: N,
+  userAgent: N,
+  requestId: N,
+  details: R,
+  prevHash: R,
+  hash: R,
+} as const satisfies Fields<AuditEntry>;
 
 const TOTALS = { runs: R, inputTokens: R, outputTokens: R, costUsd: R } as const;
 export const USAGE_FIELDS = {

@@ -1,6 +1,7 @@
 import { AgentSchema, AgentVersionSchema } from './Agent';
 import { AppDomainSchema, AppSchema } from './App';
 import { AppRunTokenSchema } from './AppRunToken';
+import { AuditEntrySchema } from './AuditEntry';
 import { PhoneNumberSchema } from './PhoneNumber';
 import { PhoneCallSchema } from './PhoneCall';
 import { PhoneBookingSchema, PhoneCalendarSchema } from './PhoneCalendar';
@@ -47,6 +48,7 @@ import { FinanceTransactionSchema } from './FinanceTransaction';
 export * from './Agent';
 export * from './App';
 export * from './AppRunToken';
+export * from './AuditEntry';
 export * from './PhoneNumber';
 export * from './PhoneCall';
 export * from './PhoneCalendar';
@@ -124,6 +126,7 @@ export const entities = [
   OutputDeliverySchema,
   RunShareSchema,
   LocalRunBatchSchema,
+  AuditEntrySchema,
   AppSchema,
   AppDomainSchema,
   AppRunTokenSchema,

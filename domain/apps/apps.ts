@@ -5,6 +5,8 @@ import { Workspace } from '../../db/entities/Workspace';
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
 import { findPage } from '../shared/pagination';
+import type { AuditContext } from '../audit/context';
+import { recordAudit } from '../audit/record';
 import { agentFromBody, domainsOf, findApp, priceListFromBody } from './find';
 import { presentApp, type AppView } from './presenters';
 import { findTemplate } from './templates';
@@ -143,27 +145,50 @@ export async function deleteApp(em: EntityManager, identity: Identity, id: strin
  * Publishes an app (from draft or paused): its public face answers from now on. Publishing a published
  * app changes nothing. Throws `not_found`.
  */
-export async function publishApp(em: EntityManager, identity: Identity, id: string): Promise<AppView> {
+export async function publishApp(
+  em: EntityManager,
+  identity: Identity,
+  id: string,
+  audit: AuditContext,
+): Promise<AppView> {
   const app = await findApp(em, identity.workspaceId, id);
-  if (app.status !== 'published') {
-    app.status = 'published';
-    app.updatedAt = new Date();
-    await em.flush();
-  }
+  await moveStatus(em, app, 'published', audit);
   return view(em, app);
+}
+
+/**
+ * Moves an app to `to` unless it is there already, with its audit entry (`app.published`, `app.paused`)
+ * in the same transaction. Conditional on the status, so of two concurrent calls one moves and records it.
+ */
+async function moveStatus(em: EntityManager, app: App, to: 'published' | 'paused', audit: AuditContext) {
+  if (app.status === to) return;
+  const from = app.status;
+  const updatedAt = new Date();
+  await em.transactional(async (tx) => {
+    const moved = await tx.nativeUpdate(App, { id: app.id, status: { $ne: to } }, { status: to, updatedAt });
+    if (!moved) return;
+    await recordAudit(tx, audit, {
+      action: to === 'published' ? 'app.published' : 'app.paused',
+      resourceType: 'app',
+      resourceId: app.id,
+      details: { slug: app.slug, from },
+    });
+  });
+  await em.refresh(app);
 }
 
 /**
  * Pauses a published app: its public face answers 404 until it is published again. Pausing a paused app
  * changes nothing; a draft was never public, so pausing it is 409 `conflict`. Throws `not_found`.
  */
-export async function pauseApp(em: EntityManager, identity: Identity, id: string): Promise<AppView> {
+export async function pauseApp(
+  em: EntityManager,
+  identity: Identity,
+  id: string,
+  audit: AuditContext,
+): Promise<AppView> {
   const app = await findApp(em, identity.workspaceId, id);
   if (app.status === 'draft') throw errors.conflict('A draft app is not published', { status: app.status });
-  if (app.status !== 'paused') {
-    app.status = 'paused';
-    app.updatedAt = new Date();
-    await em.flush();
-  }
+  await moveStatus(em, app, 'paused', audit);
   return view(em, app);
 }

@@ -4,6 +4,8 @@ import type { SecretBox } from '../../platform/secrets';
 import { secretSlot } from '../../db/secretColumns';
 import { errors } from '../errors';
 import { findPage } from '../shared/pagination';
+import type { AuditContext } from '../audit/context';
+import { recordAudit } from '../audit/record';
 import { presentDataSource, type DataSourceView } from './presenters';
 
 export interface DatabaseConfigInput extends DatabaseConfig {
@@ -65,7 +67,9 @@ const PASSWORD_BOUND = ['host', 'port', 'user'] as const;
 
 /**
  * Renames a source or changes its connection settings (any subset; a password given replaces the
- * stored one). A changed connection is `untested` again. A file source has no settings: 400.
+ * stored one). A changed connection is `untested` again, and is recorded in the audit log as
+ * `data_source.credentials_changed`, naming the settings changed (never their values' secret). A file
+ * source has no settings: 400.
  * @throws 400 `validation_error` at `config.password` for a new host, port or user without the password
  */
 export async function updateDataSource(
@@ -74,9 +78,11 @@ export async function updateDataSource(
   workspaceId: string,
   id: string,
   input: { name?: string; config?: Partial<DatabaseConfigInput> },
+  audit: AuditContext,
 ): Promise<DataSourceView> {
   const source = await findDataSource(em, workspaceId, id);
   if (input.name !== undefined) source.name = input.name;
+  let changed: string[] = [];
   if (input.config !== undefined && Object.keys(input.config).length > 0) {
     if (source.type === 'file') {
       throw errors.validation([{ path: 'config', message: 'A file data source has no connection settings' }]);
@@ -89,12 +95,22 @@ export async function updateDataSource(
         { path: 'config.password', message: `Give the password again when changing ${moved.join(', ')}` },
       ]);
     }
+    changed = Object.keys(input.config).filter((k) => input.config![k as keyof DatabaseConfigInput] !== undefined);
     source.config = { ...(source.config as DatabaseConfig), ...rest };
     if (password !== undefined) source.secret = box.seal(password, secretSlot('data_sources', source.id, 'secret'));
     source.status = 'untested';
   }
   source.updatedAt = new Date();
-  await em.flush();
+  await em.transactional(async (tx) => {
+    await tx.flush();
+    if (changed.length === 0) return;
+    await recordAudit(tx, audit, {
+      action: 'data_source.credentials_changed',
+      resourceType: 'data_source',
+      resourceId: source.id,
+      details: { name: source.name, changed: changed.sort() },
+    });
+  });
   return presentDataSource(source);
 }
 

@@ -7,6 +7,7 @@ import { TERMINAL_STATUSES } from '../../workflows/messages';
 import { ApiError } from '../errors';
 import type { RelayDeps } from '../shared/outbox/relay';
 import { answerGate, cancelRun } from '../runs/actions';
+import { systemAuditContext } from '../audit/context';
 
 export interface SuperviseDeps extends RelayDeps {
   orm: Orm;
@@ -61,15 +62,18 @@ export async function superviseCase(
   async function answer(run: Run, actionId: string): Promise<void> {
     const em = deps.orm.em.fork();
     const ws = run.workspaceId;
+    // the eval answers its own case runs: the service is the actor in the audit log
+    const audit = systemAuditContext(ws);
     if (run.status === 'needs_approval') {
-      await answerGate(deps, em, ws, run.id, actionId, { gate: 'approve', payload: { approved: true } });
+      await answerGate(deps, em, ws, run.id, actionId, { gate: 'approve', payload: { approved: true } }, audit);
     } else if (run.status === 'needs_review') {
-      await answerGate(deps, em, ws, run.id, actionId, { gate: 'review', payload: { accept: true } });
+      await answerGate(deps, em, ws, run.id, actionId, { gate: 'review', payload: { accept: true } }, audit);
     } else if (run.status === 'needs_input') {
       // Every earlier question was answered (its step succeeded) before this one was asked.
       const asked = await em.count(RunStep, { runId: run.id, type: 'input', status: 'succeeded' });
       if (asked < answers.length) {
-        await answerGate(deps, em, ws, run.id, actionId, { gate: 'input', payload: { answer: answers[asked] } });
+        const given = { gate: 'input', payload: { answer: answers[asked] } } as const;
+        await answerGate(deps, em, ws, run.id, actionId, given, audit);
         return;
       }
       const question = run.pendingAction?.type === 'input' ? run.pendingAction.question : '';

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey } from '../../db/entities/ApiKey';
 import { Workspace } from '../../db/entities/Workspace';
-import { usdToMicros } from '../shared/money';
+import { microsToUsd, usdToMicros } from '../shared/money';
+import type { AuditContext } from '../audit/context';
+import { recordAudit } from '../audit/record';
 import { spentThisMonthMicros } from './spend';
 import { errors } from '../errors';
 import { findPage } from '../shared/pagination';
@@ -39,6 +41,7 @@ export async function createApiKey(
   em: EntityManager,
   identity: Identity,
   input: { name: string; scopes: Scope[]; monthlySpendCapUsd?: number | null },
+  audit: AuditContext,
 ): Promise<CreatedApiKeyView> {
   if (identity.actor === 'api_key') {
     const missing = input.scopes.filter((s) => !identity.scopes.includes(s));
@@ -47,29 +50,46 @@ export async function createApiKey(
   const asked = input.monthlySpendCapUsd == null ? null : usdToMicros(input.monthlySpendCapUsd);
   const ceiling = await callerCapMicros(em, identity);
   const capMicros = ceiling === null ? asked : Math.min(asked ?? ceiling, ceiling);
-  const { key, plaintext } = await issueApiKey(em, identity.workspaceId, input.name, input.scopes, capMicros);
+  const { key, plaintext } = await issueApiKey(em, audit, input.name, input.scopes, capMicros);
   const { spentThisMonthUsd: _s, lastUsedAt: _l, ...rest } = presentApiKey(key, 0);
   return { ...rest, key: plaintext };
 }
 
 /**
- * Mints and stores a key for a workspace, with no check of who asks (the API checks the caller first;
- * the operator CLI is trusted). Only the SHA-256 of the plaintext and its first 12 characters are kept.
+ * Mints and stores a key for the audit context's workspace, with no check of who asks (the API checks the
+ * caller first; the operator CLI is trusted), and records `api_key.created` with it. Only the SHA-256 of the
+ * plaintext and its first 12 characters are kept.
  */
 export async function issueApiKey(
   em: EntityManager,
-  workspaceId: string,
+  audit: AuditContext,
   name: string,
   scopes: Scope[],
   monthlySpendCapMicros: number | null = null,
 ): Promise<{ key: ApiKey; plaintext: string }> {
   const plaintext = newApiKeyPlaintext();
-  const workspace = em.getReference(Workspace, workspaceId);
-  const key = new ApiKey(workspace, name, [...new Set(scopes)], sha256Hex(plaintext), plaintext.slice(0, 12));
-  key.monthlySpendCapMicros = monthlySpendCapMicros;
-  await em.persist(key).flush();
+  const key = await em.transactional(async (tx) => {
+    const workspace = tx.getReference(Workspace, audit.workspaceId);
+    const minted = new ApiKey(workspace, name, [...new Set(scopes)], sha256Hex(plaintext), plaintext.slice(0, 12));
+    minted.monthlySpendCapMicros = monthlySpendCapMicros;
+    await tx.persist(minted).flush();
+    await recordAudit(tx, audit, {
+      action: 'api_key.created',
+      resourceType: 'api_key',
+      resourceId: minted.id,
+      details: {
+        name,
+        scopes: minted.scopes,
+        prefix: minted.prefix,
+        monthlySpendCapUsd: capUsd(monthlySpendCapMicros),
+      },
+    });
+    return minted;
+  });
   return { key, plaintext };
 }
+
+const capUsd = (micros: number | null) => (micros === null ? null : microsToUsd(micros));
 
 /** One page of the workspace's active keys, newest first, each with what it spent this calendar month (UTC). */
 export async function listApiKeys(
@@ -95,6 +115,7 @@ export async function setApiKeySpendCap(
   identity: Identity,
   id: string,
   monthlySpendCapUsd: number | null,
+  audit: AuditContext,
 ): Promise<ApiKeyView> {
   const key = await findActiveKey(em, identity, id);
   if (identity.actor === 'api_key' && identity.keyId === key.id) {
@@ -105,14 +126,43 @@ export async function setApiKeySpendCap(
   if (ceiling !== null && (capMicros === null || capMicros > ceiling)) {
     throw errors.forbidden('A capped key cannot set a spend cap above its own or clear one');
   }
+  await em.transactional(async (tx) => {
+    // the cap as it is under the row lock: with concurrent changes, each entry's `from` is the one before it
+    const [row] = await tx.execute<Array<{ cap: string | null }>>(
+      'select monthly_spend_cap_micros as cap from api_keys where id = ? and revoked_at is null for update',
+      [key.id],
+    );
+    if (!row) throw errors.notFound('API key');
+    const before = row.cap === null ? null : Number(row.cap);
+    await tx.nativeUpdate(ApiKey, { id: key.id }, { monthlySpendCapMicros: capMicros });
+    await recordAudit(tx, audit, {
+      action: 'api_key.spend_cap_changed',
+      resourceType: 'api_key',
+      resourceId: key.id,
+      details: { name: key.name, prefix: key.prefix, from: capUsd(before), to: capUsd(capMicros) },
+    });
+  });
   key.monthlySpendCapMicros = capMicros;
-  await em.flush();
   return presentWithSpend(em, key);
 }
 
 /** Revokes a key; it stops working at once. Throws `not_found` for an unknown or already revoked key. */
-export async function revokeApiKey(em: EntityManager, identity: Identity, id: string): Promise<void> {
+export async function revokeApiKey(
+  em: EntityManager,
+  identity: Identity,
+  id: string,
+  audit: AuditContext,
+): Promise<void> {
   const key = await findActiveKey(em, identity, id);
-  key.revokedAt = new Date();
-  await em.flush();
+  await em.transactional(async (tx) => {
+    // only a key still active: of two revokes, one finds nothing left to do (404) and records nothing
+    const revoked = await tx.nativeUpdate(ApiKey, { id: key.id, revokedAt: null }, { revokedAt: new Date() });
+    if (!revoked) throw errors.notFound('API key');
+    await recordAudit(tx, audit, {
+      action: 'api_key.revoked',
+      resourceType: 'api_key',
+      resourceId: key.id,
+      details: { name: key.name, prefix: key.prefix },
+    });
+  });
 }

@@ -6,6 +6,8 @@ import type { SecretBox } from '../../platform/secrets';
 import { secretSlot } from '../../db/secretColumns';
 import { errors } from '../errors';
 import { findPage } from '../shared/pagination';
+import type { AuditContext } from '../audit/context';
+import { recordAudit } from '../audit/record';
 import { checkUrl } from '../webhooks/subscriptions';
 import {
   serializeConnection,
@@ -44,23 +46,31 @@ export async function createConnection(
   workspaceId: string,
   input: NewOutputConnection,
   opts: UrlCheckOptions & { box: SecretBox },
+  audit: AuditContext,
 ): Promise<OutputConnectionView> {
+  let conn: OutputConnection;
   if (input.type === 'saved_table') {
     const table = await em.findOne(SavedTable, { id: input.savedTableId, workspaceId }, { fields: ['id'] });
     if (!table) {
       throw errors.validation([{ path: 'savedTableId', message: `Unknown saved table ${input.savedTableId}` }]);
     }
-    const conn = new OutputConnection(workspaceId, input.name, 'saved_table');
+    conn = new OutputConnection(workspaceId, input.name, 'saved_table');
     conn.savedTableId = table.id;
-    await em.persist(conn).flush();
-    return serializeConnection(conn);
+  } else {
+    const url = await checkUrl(input.url, opts);
+    conn = new OutputConnection(workspaceId, input.name, 'http');
+    conn.url = url;
+    conn.secret = opts.box.seal(input.secret, secretSlot('output_connections', conn.id, 'secret'));
   }
-  const url = await checkUrl(input.url, opts);
-  const conn = new OutputConnection(workspaceId, input.name, 'http');
-  conn.url = url;
-  conn.secret = opts.box.seal(input.secret, secretSlot('output_connections', conn.id, 'secret'));
-  em.persist(conn);
-  await em.flush();
+  await em.transactional(async (tx) => {
+    await tx.persist(conn).flush();
+    await recordAudit(tx, audit, {
+      action: 'output_connection.created',
+      resourceType: 'output_connection',
+      resourceId: conn.id,
+      details: { name: conn.name, type: conn.type, url: conn.url ?? null, savedTableId: conn.savedTableId ?? null },
+    });
+  });
   return serializeConnection(conn);
 }
 
@@ -84,10 +94,28 @@ export async function getConnection(em: EntityManager, workspaceId: string, id: 
  * agents that list it skip it from then on.
  * @throws `not_found`
  */
-export async function deleteConnection(em: EntityManager, workspaceId: string, id: string): Promise<void> {
+export async function deleteConnection(
+  em: EntityManager,
+  workspaceId: string,
+  id: string,
+  audit: AuditContext,
+): Promise<void> {
   const conn = await findConnection(em, workspaceId, id);
-  conn.deletedAt = new Date();
-  await em.flush();
+  await em.transactional(async (tx) => {
+    // of two deletes, one finds nothing left to delete (404) and records nothing
+    const deleted = await tx.nativeUpdate(
+      OutputConnection,
+      { id: conn.id, deletedAt: null },
+      { deletedAt: new Date() },
+    );
+    if (!deleted) throw errors.notFound('Output connection');
+    await recordAudit(tx, audit, {
+      action: 'output_connection.deleted',
+      resourceType: 'output_connection',
+      resourceId: conn.id,
+      details: { name: conn.name, type: conn.type },
+    });
+  });
 }
 
 /**

@@ -21,6 +21,9 @@ import {
 import { ApiError } from '../errors';
 import { findRun } from './find';
 import { requestHash } from '../shared/idempotency/fingerprint';
+import type { AuditContext } from '../audit/context';
+import { recordAudit } from '../audit/record';
+import { gateAuditChange } from './gateAudit';
 
 const invalidState = (status: RunStatus) =>
   new ApiError('run.invalid_state', `The run is ${status}; this action does not apply`, { status });
@@ -50,13 +53,16 @@ export async function answerGate(
   runId: string,
   actionId: string | undefined,
   answer: GateAnswer,
+  audit: AuditContext,
 ): Promise<Run> {
-  // The claim and its signal's outbox row in one statement (its own transaction): the row is written
-  // only when the claim is, with the claimed action id in its call and in its key (as answerKey makes it).
+  // The claim and its signal's outbox row in one statement: the row is written only when the claim is,
+  // with the claimed action id in its call and in its key (as answerKey makes it). Its audit entry
+  // commits with them.
   const entry = outboxEntry(signalCall(runId, '', answer), { held: true });
   const [rowId, createdAt, updatedAt, kind, call, subject, , leaseUntil, attempts] = outboxValues(entry);
-  const [claimed] = await em.execute<Array<Record<string, unknown>>>(
-    `with claimed as (
+  const claimed = await em.transactional(async (tx) => {
+    const [row] = await tx.execute<Array<Record<string, unknown>>>(
+      `with claimed as (
        update runs set answered_action_id = pending_action->>'id', updated_at = now()
         where id = ? and workspace_id = ? and status = ? and pending_action is not null
           and (?::text is null or pending_action->>'id' = ?)
@@ -67,22 +73,25 @@ export async function answerGate(
        select ?, ?, ?, ?, jsonb_set(?::jsonb, '{payload,actionId}', to_jsonb(claimed.answered_action_id)), ?,
               'answer:' || claimed.id || ':' || claimed.answered_action_id, ?, ? from claimed)
      select * from claimed`,
-    [
-      runId,
-      workspaceId,
-      GATE_STATUS[answer.gate],
-      actionId ?? null,
-      actionId ?? null,
-      rowId,
-      createdAt,
-      updatedAt,
-      kind,
-      call,
-      subject,
-      leaseUntil,
-      attempts,
-    ],
-  );
+      [
+        runId,
+        workspaceId,
+        GATE_STATUS[answer.gate],
+        actionId ?? null,
+        actionId ?? null,
+        rowId,
+        createdAt,
+        updatedAt,
+        kind,
+        call,
+        subject,
+        leaseUntil,
+        attempts,
+      ],
+    );
+    if (row) await recordAudit(tx, audit, gateAuditChange(runId, row.answered_action_id as string, answer));
+    return row;
+  });
   if (!claimed) return retried(deps, em, workspaceId, runId, actionId, answer);
   const id = claimed.answered_action_id as string;
   entry.call = signalCall(runId, id, answer);

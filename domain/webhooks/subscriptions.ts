@@ -7,6 +7,8 @@ import type { SecretBox } from '../../platform/secrets';
 import { secretSlot } from '../../db/secretColumns';
 import { ApiError, errors } from '../errors';
 import { findPage } from '../shared/pagination';
+import type { AuditContext } from '../audit/context';
+import { recordAudit } from '../audit/record';
 import { serializeWebhook, type WebhookView } from './presenters';
 
 /**
@@ -59,6 +61,7 @@ export async function createSubscription(
   workspaceId: string,
   input: NewSubscription,
   opts: { allowPrivate: boolean; resolver?: Resolver; maxWebhooks: number; box: SecretBox },
+  audit: AuditContext,
 ): Promise<WebhookView> {
   const url = await checkUrl(input.url, { allowPrivate: opts.allowPrivate, resolver: opts.resolver });
   const sub = await em.transactional(async (tx) => {
@@ -73,7 +76,13 @@ export async function createSubscription(
     const created = new WebhookSubscription(workspaceId, url, input.events, '');
     // Sealed and bound to the row (platform/secrets.ts): it signs every delivery, so it is kept openable.
     created.secret = opts.box.seal(input.secret, secretSlot('webhook_subscriptions', created.id, 'secret'));
-    tx.persist(created);
+    await tx.persist(created).flush();
+    await recordAudit(tx, audit, {
+      action: 'webhook.created',
+      resourceType: 'webhook',
+      resourceId: created.id,
+      details: { url, events: created.events },
+    });
     return created;
   });
   return serializeWebhook(sub);
@@ -93,8 +102,26 @@ export async function listSubscriptions(
  * Removes a subscription; deliveries still retrying stop at their next attempt, which finds it gone.
  * @throws `not_found`
  */
-export async function deleteSubscription(em: EntityManager, workspaceId: string, id: string): Promise<void> {
+export async function deleteSubscription(
+  em: EntityManager,
+  workspaceId: string,
+  id: string,
+  audit: AuditContext,
+): Promise<void> {
   const sub = await findSubscription(em, workspaceId, id);
-  sub.deletedAt = new Date();
-  await em.flush();
+  await em.transactional(async (tx) => {
+    // of two deletes, one finds nothing left to delete (404) and records nothing
+    const deleted = await tx.nativeUpdate(
+      WebhookSubscription,
+      { id: sub.id, deletedAt: null },
+      { deletedAt: new Date() },
+    );
+    if (!deleted) throw errors.notFound('Webhook');
+    await recordAudit(tx, audit, {
+      action: 'webhook.deleted',
+      resourceType: 'webhook',
+      resourceId: sub.id,
+      details: { url: sub.url, events: sub.events },
+    });
+  });
 }

@@ -334,6 +334,13 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('apiKeys.list', (s) => s.apiKeys.list(), S.API_KEY_FIELDS, paged('apiKeys')),
   call('apiKeys.setSpendCap', (s) => s.apiKeys.setSpendCap(ID, 10), S.API_KEY_FIELDS),
   call('apiKeys.revoke', (s) => s.apiKeys.revoke(ID), null),
+  call(
+    'audit.list',
+    (s) => s.audit.list({ limit: 5, resourceType: 'api_key' }).toArray(),
+    S.AUDIT_ENTRY_FIELDS,
+    paged('entries'),
+  ),
+  call('audit.export', (s) => s.audit.export({ actorId: ID }), null),
 
   call('knowledge.create', (s) => s.knowledge.create({ title: 't', text: 'x', agentIds: [ID2] }), S.KNOWLEDGE_FIELDS),
   call(

@@ -114,6 +114,7 @@ describe('client vs. the served OpenAPI document', () => {
       'agents',
       'apiKeys',
       'apps',
+      'audit',
       'copilot',
       'dataSources',
       'evals',

@@ -13,6 +13,7 @@ import {
   updateAppBody,
 } from '../../schemas/apps';
 import { idParams } from '../../schemas/common';
+import { auditContext } from '../../auditContext';
 import { defineRoute, type RouteDef } from '../route';
 
 type IdParams = z.infer<typeof idParams>;
@@ -105,7 +106,7 @@ export function appRoutes(): RouteDef[] {
       params: idParams,
       responses: { 200: { description: 'The app', schema: appOut } },
       async handler(ctx, { params }) {
-        ctx.body = await publishApp(ctx.state.em, ctx.state.identity!, params.id);
+        ctx.body = await publishApp(ctx.state.em, ctx.state.identity!, params.id, auditContext(ctx));
       },
     }),
     defineRoute<undefined, undefined, IdParams>({
@@ -117,7 +118,7 @@ export function appRoutes(): RouteDef[] {
       params: idParams,
       responses: { 200: { description: 'The app', schema: appOut }, 409: { description: 'The app is a draft' } },
       async handler(ctx, { params }) {
-        ctx.body = await pauseApp(ctx.state.em, ctx.state.identity!, params.id);
+        ctx.body = await pauseApp(ctx.state.em, ctx.state.identity!, params.id, auditContext(ctx));
       },
     }),
     defineRoute<undefined, z.infer<typeof appUsageQuery>, IdParams>({

@@ -18,6 +18,7 @@ import {
   testOut,
   updateDataSourceBody,
 } from '../../schemas/dataSources';
+import { auditContext } from '../../auditContext';
 import { defineRoute, type RouteDef } from '../route';
 
 type IdParams = z.infer<typeof idParams>;
@@ -75,7 +76,8 @@ export function dataSourceRoutes(deps: { sources: SourceDeps }): RouteDef[] {
       body: updateDataSourceBody,
       responses: { 200: { description: 'The data source', schema: dataSourceOut } },
       async handler(ctx, { params, body }) {
-        ctx.body = await updateDataSource(ctx.state.em, sources.box, ctx.state.identity!.workspaceId, params.id, body);
+        const { workspaceId } = ctx.state.identity!;
+        ctx.body = await updateDataSource(ctx.state.em, sources.box, workspaceId, params.id, body, auditContext(ctx));
       },
     }),
     defineRoute<undefined, undefined, IdParams>({

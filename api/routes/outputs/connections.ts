@@ -20,6 +20,7 @@ import {
   outputDeliveryListOut,
   outputDeliveryOut,
 } from '../../schemas/outputConnections';
+import { auditContext } from '../../auditContext';
 import { defineRoute, type RouteDef } from '../route';
 
 type IdParams = z.infer<typeof idParams>;
@@ -41,7 +42,7 @@ export function outputConnectionRoutes(deps: { config: Config; temporal: Tempora
       responses: { 201: { description: 'Created', schema: outputConnectionOut } },
       async handler(ctx, { body }) {
         const opts = { allowPrivate: deps.config.allowPrivateWebhooks, resolver, box };
-        ctx.body = await createConnection(ctx.state.em, ctx.state.identity!.workspaceId, body, opts);
+        ctx.body = await createConnection(ctx.state.em, ctx.state.identity!.workspaceId, body, opts, auditContext(ctx));
         ctx.status = 201;
       },
     }),
@@ -79,7 +80,7 @@ export function outputConnectionRoutes(deps: { config: Config; temporal: Tempora
       params: idParams,
       responses: { 204: { description: 'Removed' } },
       async handler(ctx, { params }) {
-        await deleteConnection(ctx.state.em, ctx.state.identity!.workspaceId, params.id);
+        await deleteConnection(ctx.state.em, ctx.state.identity!.workspaceId, params.id, auditContext(ctx));
         ctx.status = 204;
       },
     }),

@@ -3,6 +3,7 @@ import { pageQuery } from '../../../domain/shared/pagination';
 import { listProjectMembers, putProjectMember, removeProjectMember } from '../../../domain/projects/members';
 import { idParams } from '../../schemas/common';
 import { memberListOut, memberOut, memberParams, putMemberBody } from '../../schemas/projects';
+import { auditContext } from '../../auditContext';
 import { defineRoute, type RouteDef } from '../route';
 
 type MemberParams = z.infer<typeof memberParams>;
@@ -29,6 +30,7 @@ export function projectMemberRoutes(): RouteDef[] {
           params.id,
           params.userId,
           body.role,
+          auditContext(ctx),
         );
         ctx.body = member;
         ctx.status = created ? 201 : 200;
