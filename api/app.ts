@@ -162,7 +162,7 @@ export function declareRoutes(
     ...flowRunRoutes({ config: deps.config, temporal: deps.temporal, box }),
     ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, box, rateLimits: deps.rateLimits }),
     ...phoneNumberRoutes({ box, config: deps.config, models }),
-    ...phoneCallRoutes({ temporal: deps.temporal, config: deps.config }),
+    ...phoneCallRoutes({ temporal: deps.temporal, config: deps.config, box }),
     ...phoneCalendarRoutes(),
     ...phoneHookRoutes({
       box,

@@ -514,15 +514,14 @@ export const PHONE_NUMBER_FIELDS = {
   e164: R,
   provider: R,
   agentId: R,
-  webhookUrl: R,
   createdAt: R,
   updatedAt: R,
 } as const satisfies Fields<PhoneNumber>;
 export const CREATED_PHONE_NUMBER_FIELDS = {
   ...PHONE_NUMBER_FIELDS,
-  webhookSecret: R,
+  callbackUrl: R,
 } as const satisfies Fields<CreatedPhoneNumber>;
-export const PHONE_SECRET_FIELDS = { webhookSecret: R } as const satisfies Fields<{ webhookSecret: string }>;
+export const PHONE_SECRET_FIELDS = { callbackUrl: R } as const satisfies Fields<{ callbackUrl: string }>;
 export const PHONE_CALL_FIELDS = {
   id: R,
   numberId: R,

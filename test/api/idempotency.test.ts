@@ -586,7 +586,9 @@ describe('Idempotency-Key on every POST', () => {
     const placed = await twice('POST /v1/phone/calls', '/v1/phone/calls', { numberId: number.id, to: '+14155550100' });
     expect(placed.status).toBe(201);
     expect(await list(`/v1/phone/calls?numberId=${number.id}`, 'calls')).toHaveLength(1);
-    covered.add('POST /hooks/phone/:numberId'); // public, signed by the provider: deduplicated by its message ids
+    // public, signed by Twilio: deduplicated by its message ids; a status callback repeated changes nothing more
+    covered.add('POST /hooks/phone/:numberId/:token');
+    covered.add('POST /hooks/phone/:numberId/:token/status');
   });
 
   it('WhatsApp: an account is connected once; the webhook dedupes on the message id itself', async () => {
