@@ -76,6 +76,7 @@ import { codecServer } from './codec';
 import { conversationEngine } from '../domain/phone/conversationEngine';
 import { whatsappAccountRoutes } from './routes/whatsapp/accounts';
 import { whatsappConversationRoutes } from './routes/whatsapp/conversations';
+import { replyDeps } from '../domain/whatsapp/adapter';
 import { whatsappHookRoutes } from './routes/whatsapp/hooks';
 
 export interface AppDeps {
@@ -174,7 +175,7 @@ export function declareRoutes(
     ...copilotRoutes({ config: deps.config, temporal: deps.temporal, agents: { models, tools }, sources }),
     ...copilotSessionRoutes(),
     ...whatsappAccountRoutes(whatsapp),
-    ...whatsappConversationRoutes(),
+    ...whatsappConversationRoutes(replyDeps(deps.config)),
     ...whatsappHookRoutes({ ...whatsapp, rateLimits: deps.rateLimits }),
     ...financeImportRoutes({ config: deps.config, storage }),
     ...financeTransactionRoutes(),

@@ -91,6 +91,7 @@ import type {
   WhatsAppConversation,
   WhatsAppConversationDetail,
   WhatsAppMessage,
+  WhatsAppRedelivery,
 } from './whatsapp-types.js';
 
 /** `required` or `optional`, as `T` declares key `K`. */
@@ -601,6 +602,7 @@ export const WHATSAPP_ACCOUNT_FIELDS = {
   id: R,
   phoneNumberId: R,
   agentId: R,
+  template: N,
   webhookUrl: R,
   createdAt: R,
   updatedAt: R,
@@ -621,13 +623,17 @@ export const WHATSAPP_CONVERSATION_DETAIL_FIELDS = {
   messages: R,
 } as const satisfies Fields<WhatsAppConversationDetail>;
 export const WHATSAPP_MESSAGE_FIELDS = {
+  id: R,
   seq: R,
   role: R,
   text: R,
   messageId: N,
+  status: N,
+  error: N,
   runId: N,
   createdAt: R,
 } as const satisfies Fields<WhatsAppMessage>;
+export const WHATSAPP_REDELIVERY_FIELDS = { status: R, error: N } as const satisfies Fields<WhatsAppRedelivery>;
 export const FINANCE_IMPORT_FIELDS = {
   id: R,
   fileId: R,

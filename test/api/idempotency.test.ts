@@ -598,6 +598,8 @@ describe('Idempotency-Key on every POST', () => {
     expect(made.status).toBe(201);
     expect(await list('/v1/whatsapp/accounts', 'accounts')).toHaveLength(1);
     covered.add('POST /hooks/whatsapp/:accountId'); // public, signed: no workspace to keep a key in; message ids dedupe
+    // a redelivery sends only a reply that failed: a repeat of a success is 409, of a failure one more attempt
+    covered.add('POST /v1/whatsapp/conversations/:id/messages/:messageId/redeliver');
   });
 
   it('covers every POST route of the service (a new POST route needs a case here)', () => {

@@ -47,6 +47,7 @@ describe('WhatsApp accounts and webhook checks', () => {
       id: expect.any(String),
       phoneNumberId,
       agentId,
+      template: null,
       webhookUrl: `${h.config.publicUrl}/hooks/whatsapp/${created.id}`,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
