@@ -77,6 +77,7 @@ import { codecServer } from './codec';
 import { conversationEngine } from '../domain/phone/conversationEngine';
 import { whatsappAccountRoutes } from './routes/whatsapp/accounts';
 import { whatsappConversationRoutes } from './routes/whatsapp/conversations';
+import { replyDeps } from '../domain/whatsapp/adapter';
 import { whatsappHookRoutes } from './routes/whatsapp/hooks';
 
 export interface AppDeps {
@@ -164,7 +165,7 @@ export function declareRoutes(
     ...flowRunRoutes({ config: deps.config, temporal: deps.temporal, box }),
     ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, box, rateLimits: deps.rateLimits }),
     ...phoneNumberRoutes({ box, config: deps.config, models }),
-    ...phoneCallRoutes({ temporal: deps.temporal, config: deps.config }),
+    ...phoneCallRoutes({ temporal: deps.temporal, config: deps.config, box }),
     ...phoneCalendarRoutes(),
     ...phoneHookRoutes({
       box,
@@ -176,7 +177,7 @@ export function declareRoutes(
     ...copilotRoutes({ config: deps.config, temporal: deps.temporal, agents: { models, tools }, sources }),
     ...copilotSessionRoutes(),
     ...whatsappAccountRoutes(whatsapp),
-    ...whatsappConversationRoutes(),
+    ...whatsappConversationRoutes(replyDeps(deps.config)),
     ...whatsappHookRoutes({ ...whatsapp, rateLimits: deps.rateLimits }),
     ...financeImportRoutes({ config: deps.config, storage }),
     ...financeTransactionRoutes(),

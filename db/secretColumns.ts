@@ -12,7 +12,7 @@ export const SECRET_COLUMNS = [
   { table: 'whatsapp_accounts', column: 'app_secret', legacyPlaintext: false },
   { table: 'whatsapp_accounts', column: 'verify_token', legacyPlaintext: false },
   { table: 'phone_numbers', column: 'credentials', legacyPlaintext: false },
-  { table: 'phone_numbers', column: 'webhook_secret', legacyPlaintext: false },
+  { table: 'phone_calls', column: 'callback_token', legacyPlaintext: false },
   { table: 'output_connections', column: 'secret', legacyPlaintext: true },
   { table: 'webhook_subscriptions', column: 'secret', legacyPlaintext: true },
 ] as const;

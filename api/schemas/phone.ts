@@ -26,14 +26,15 @@ export const numberOut = z.object({
   e164: z.string(),
   provider: z.literal('twilio'),
   agentId: z.uuid(),
-  webhookUrl: z.string(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
 
-export const numberCreatedOut = numberOut.extend({ webhookSecret: z.string() });
+/** The callback URL holds the number's token: shown on create and on rotation only. */
+const callbackUrlField = z.string().describe("Paste into Twilio as the number's voice webhook (POST); shown once");
+export const numberCreatedOut = numberOut.extend({ callbackUrl: callbackUrlField });
 export const numberListOut = z.object({ numbers: z.array(numberOut), nextCursor: z.string().nullable() });
-export const secretOut = z.object({ webhookSecret: z.string() });
+export const secretOut = z.object({ callbackUrl: callbackUrlField });
 
 export const callListQuery = pageQuery.extend({ numberId: uuid.optional() });
 
@@ -111,6 +112,6 @@ export const phoneModelsOut = z.object({
   ),
 });
 
-export const hookParams = z.object({ numberId: z.string() });
+export const hookParams = z.object({ numberId: z.string(), token: z.string() });
 export const hookQuery = z.object({ callId: uuid.optional() });
 export const bookingParams = z.object({ id: uuid });

@@ -27,15 +27,13 @@ export interface PhoneNumber {
   e164: string;
   provider: 'twilio';
   agentId: string;
-  /** Where the provider must send the number's callbacks. */
-  webhookUrl: string;
   createdAt: string;
   updatedAt: string;
 }
 
-/** A new number, with its webhook secret shown this once. */
+/** A new number, with its callback URL (Twilio's voice webhook, POST) shown this once. */
 export interface CreatedPhoneNumber extends PhoneNumber {
-  webhookSecret: string;
+  callbackUrl: string;
 }
 
 export interface PhoneNumberCreateParams {

@@ -92,6 +92,7 @@ import type {
   WhatsAppConversation,
   WhatsAppConversationDetail,
   WhatsAppMessage,
+  WhatsAppRedelivery,
 } from './whatsapp-types.js';
 
 /** `required` or `optional`, as `T` declares key `K`. */
@@ -530,15 +531,14 @@ export const PHONE_NUMBER_FIELDS = {
   e164: R,
   provider: R,
   agentId: R,
-  webhookUrl: R,
   createdAt: R,
   updatedAt: R,
 } as const satisfies Fields<PhoneNumber>;
 export const CREATED_PHONE_NUMBER_FIELDS = {
   ...PHONE_NUMBER_FIELDS,
-  webhookSecret: R,
+  callbackUrl: R,
 } as const satisfies Fields<CreatedPhoneNumber>;
-export const PHONE_SECRET_FIELDS = { webhookSecret: R } as const satisfies Fields<{ webhookSecret: string }>;
+export const PHONE_SECRET_FIELDS = { callbackUrl: R } as const satisfies Fields<{ callbackUrl: string }>;
 export const PHONE_CALL_FIELDS = {
   id: R,
   numberId: R,
@@ -618,6 +618,7 @@ export const WHATSAPP_ACCOUNT_FIELDS = {
   id: R,
   phoneNumberId: R,
   agentId: R,
+  template: N,
   webhookUrl: R,
   createdAt: R,
   updatedAt: R,
@@ -638,13 +639,17 @@ export const WHATSAPP_CONVERSATION_DETAIL_FIELDS = {
   messages: R,
 } as const satisfies Fields<WhatsAppConversationDetail>;
 export const WHATSAPP_MESSAGE_FIELDS = {
+  id: R,
   seq: R,
   role: R,
   text: R,
   messageId: N,
+  status: N,
+  error: N,
   runId: N,
   createdAt: R,
 } as const satisfies Fields<WhatsAppMessage>;
+export const WHATSAPP_REDELIVERY_FIELDS = { status: R, error: N } as const satisfies Fields<WhatsAppRedelivery>;
 export const FINANCE_IMPORT_FIELDS = {
   id: R,
   fileId: R,

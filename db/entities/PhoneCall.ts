@@ -15,6 +15,8 @@ export type CallDirection = 'inbound' | 'outbound';
 export class PhoneCall extends BaseEntity {
   purpose: string | null = null;
   providerCallSid: string | null = null;
+  /** An outbound call's own callback URL token, sealed; '' for an inbound call. */
+  callbackToken = '';
   conversationId: string | null = null;
   durationSec: number | null = null;
   error: string | null = null;
@@ -67,6 +69,7 @@ export const PhoneCallSchema = new EntitySchema<PhoneCall, BaseEntity>({
     status: { type: 'string', length: 16 },
     purpose: { type: 'text', nullable: true },
     providerCallSid: { type: 'string', length: 64, nullable: true },
+    callbackToken: { type: 'text', default: '' },
     conversationId: { type: 'uuid', nullable: true },
     durationSec: { type: 'integer', nullable: true },
     error: { type: 'text', nullable: true },

@@ -5,9 +5,10 @@ import { keysetIndex } from './keysetIndex';
 import { Workspace } from './Workspace';
 
 /**
- * A phone number answered by an agent (docs/api/phone.md). `credentials` (the provider account) and
- * `webhookSecret` (what the provider signs its callbacks with) are sealed (platform/secrets.ts). A removed
- * number keeps its row (`deletedAt`) so its calls stay readable.
+ * A phone number answered by an agent (docs/api/phone.md). `credentials` (the Twilio account, whose Auth
+ * Token signs the callbacks) are sealed (platform/secrets.ts); `callbackTokenHash` is the SHA-256 of the
+ * secret part of its callback URL, which is shown once. A removed number keeps its row (`deletedAt`) so its
+ * calls stay readable.
  */
 export class PhoneNumber extends BaseEntity {
   deletedAt: Date | null = null;
@@ -18,7 +19,7 @@ export class PhoneNumber extends BaseEntity {
     public e164: string,
     public provider: 'twilio',
     public credentials: string,
-    public webhookSecret: string,
+    public callbackTokenHash: string,
   ) {
     super();
   }
@@ -54,7 +55,7 @@ export const PhoneNumberSchema = new EntitySchema<PhoneNumber, BaseEntity>({
     e164: { type: 'string', length: 32 },
     provider: { type: 'string', length: 16 },
     credentials: { type: 'text' },
-    webhookSecret: { type: 'text' },
+    callbackTokenHash: { type: 'string', length: 64 },
     deletedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },
 });

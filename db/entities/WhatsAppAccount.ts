@@ -12,6 +12,8 @@ import { keysetIndex } from './keysetIndex';
  */
 export class WhatsAppAccount extends BaseEntity {
   deletedAt: Date | null = null;
+  /** The approved message template sent instead of a reply outside the 24-hour window, if any. */
+  template: WhatsAppTemplate | null = null;
 
   constructor(
     public workspace: Workspace,
@@ -23,6 +25,12 @@ export class WhatsAppAccount extends BaseEntity {
   ) {
     super();
   }
+}
+
+/** A message template approved in Meta's WhatsApp Manager: its name and language code (`en_US`). */
+export interface WhatsAppTemplate {
+  name: string;
+  language: string;
 }
 
 export const WhatsAppAccountSchema = new EntitySchema<WhatsAppAccount, BaseEntity>({
@@ -55,6 +63,7 @@ export const WhatsAppAccountSchema = new EntitySchema<WhatsAppAccount, BaseEntit
     accessTokenSealed: { type: 'text', fieldName: 'access_token' },
     appSecretSealed: { type: 'text', fieldName: 'app_secret' },
     verifyTokenSealed: { type: 'text', fieldName: 'verify_token' },
+    template: { type: 'json', nullable: true },
     deletedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },
 });

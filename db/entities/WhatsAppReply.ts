@@ -6,6 +6,11 @@ import { EntitySchema } from '@mikro-orm/core';
  */
 export class WhatsAppReply {
   createdAt: Date = new Date();
+  /** `sent` once the Graph API took it; Meta's status webhooks move it on (docs/api/whatsapp.md#reply-status). */
+  status: ReplyStatus = 'sent';
+  /** Why it failed, when it did. */
+  error: string | null = null;
+  updatedAt: Date | null = null;
 
   constructor(
     public conversationId: string,
@@ -15,13 +20,20 @@ export class WhatsAppReply {
   ) {}
 }
 
+export const REPLY_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type ReplyStatus = (typeof REPLY_STATUSES)[number];
+
 export const WhatsAppReplySchema = new EntitySchema<WhatsAppReply>({
   class: WhatsAppReply,
   tableName: 'whatsapp_replies',
+  indexes: [{ name: 'whatsapp_replies_message_id_index', properties: ['messageId'] }],
   properties: {
     conversationId: { type: 'uuid', primary: true },
     replySeq: { type: 'integer', primary: true },
     messageId: { type: 'string', length: 255, nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
+    status: { type: 'string', length: 16, default: 'sent' },
+    error: { type: 'text', nullable: true },
+    updatedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },
 });

@@ -19,7 +19,8 @@ export interface ChannelAdapter {
   channel: Channel;
   /**
    * Sends one reply; throws to be retried (the activity has retries); must be idempotent on
-   * (conversationId, replySeq) where the provider allows it.
+   * (conversationId, replySeq) where the provider allows it. Answers `failed` for a reply the channel
+   * recorded as not sendable (it stays undelivered; the channel can redeliver it).
    */
-  sendReply(ctx: ReplyContext): Promise<void>;
+  sendReply(ctx: ReplyContext): Promise<'sent' | 'failed'>;
 }

@@ -131,7 +131,8 @@ async function outcomeOf(orm: Orm, answer: ConversationMessage): Promise<TurnOut
 /**
  * Sends an assistant message through its channel's adapter, once: a message already delivered is
  * left alone; the adapter is idempotent on (conversation, seq) for the window between its send and
- * the mark. Throws (to be retried) when the adapter does.
+ * the mark. A reply the adapter recorded as failed stays undelivered. Throws (to be retried) when the
+ * adapter does.
  */
 export async function sendConversationReply(
   deps: ConversationExecDeps,
@@ -144,14 +145,14 @@ export async function sendConversationReply(
   if (!conversation || !message || message.deliveredAt) return;
   const adapter = deps.channels.adapterFor(conversation.channel);
   if (!adapter) return;
-  await adapter.sendReply({
+  const outcome = await adapter.sendReply({
     workspaceId: conversation.workspaceId,
     conversationId,
     channelRef: conversation.channelRef,
     replySeq,
     text: message.text,
   });
-  await em.nativeUpdate(ConversationMessage, { id: message.id }, { deliveredAt: new Date() });
+  if (outcome === 'sent') await em.nativeUpdate(ConversationMessage, { id: message.id }, { deliveredAt: new Date() });
 }
 
 /** Marks the conversation ended with its reason (idle, request, hang-up); an ended one keeps its first. */

@@ -12,11 +12,18 @@ import { findPage } from '../shared/pagination';
 import { findCall, findNumber } from './find';
 import { presentCall, type CallView, type TranscriptEntry } from './presenters';
 import { PhoneNumber } from '../../db/entities/PhoneNumber';
+import type { SecretBox } from '../../platform/secrets';
+import { newCallbackToken } from './callbackToken';
+import { callTokenSlot } from './hookAuth';
 
-/** What placing an outbound call needs: Temporal, to start `phone-call-<id>` on the runs task queue. */
+/**
+ * What placing an outbound call needs: Temporal, to start `phone-call-<id>` on the runs task queue, and the
+ * box the call's own callback token is sealed in.
+ */
 export interface OutboundDeps {
   temporal: Temporal;
   config: Pick<Config, 'temporal'>;
+  box: SecretBox;
 }
 
 /**
@@ -86,7 +93,8 @@ export async function getCall(em: EntityManager, identity: Identity, id: string)
 
 /**
  * Places an outbound call from a number of the workspace: the call is `ringing` at once, and the workflow
- * `phone-call-<id>` asks the provider to dial, with retries (docs/api/phone.md#outbound-calls). When
+ * `phone-call-<id>` asks Twilio to dial, with retries (docs/api/phone.md#outbound-calls). The call gets a
+ * callback token of its own (sealed), since the number's is kept only as a hash and cannot be handed out. When
  * Temporal does not answer in time the call is withdrawn and the request is 503 `unavailable`.
  * Throws `not_found` for an unknown number.
  */
@@ -106,6 +114,7 @@ export async function placeOutboundCall(
     'ringing',
   );
   call.purpose = input.purpose ?? null;
+  call.callbackToken = deps.box.seal(newCallbackToken(), callTokenSlot(call.id));
   await em.persist(call).flush();
   try {
     await deps.temporal.call(() =>

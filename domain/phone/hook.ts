@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentVersion } from '../agents/find';
 import { PhoneCall } from '../../db/entities/PhoneCall';
-import { PhoneNumber } from '../../db/entities/PhoneNumber';
-import { Workspace } from '../../db/entities/Workspace';
-import { errors } from '../errors';
+import type { PhoneNumber } from '../../db/entities/PhoneNumber';
+import { ApiError, errors } from '../errors';
 import { DEFAULT_VOICE } from '../agents/voices';
+import { callOf, ENDED, endCall } from './callRecord';
 import type { PhoneDeps } from './deps';
 import type { CallEngine } from './engine';
-import { webhookSecretSlot } from './numbers';
-import { verifyTwilioSignature } from './signature';
+import { param, verifiedNumber, type Callback } from './hookAuth';
+import type { FormParams } from './signature';
 import { EMPTY_TWIML, twiml } from './twiml';
 
 export interface HookDeps extends PhoneDeps {
@@ -18,86 +18,27 @@ export interface HookDeps extends PhoneDeps {
   engine: (em: EntityManager) => CallEngine;
 }
 
-export interface Callback {
-  numberId: string;
-  /** Our own call's id, on the callbacks of an outbound call. */
-  callId?: string;
-  /** The URLs the provider may have signed: the public one and the one the request reached. */
-  urls: string[];
-  /** The URL the next `<Gather>` posts to. */
-  actionUrl: string;
-  signature?: string;
-  params: Record<string, string>;
-}
+/** What the caller hears when the workspace can pay for no further turn, before the call is hung up. */
+export const OUT_OF_CREDIT = 'Sorry, we cannot continue this call right now. Please call again later. Goodbye.';
+/** What the caller hears after saying nothing the `<Gather>` could transcribe. */
+export const DID_NOT_HEAR = 'Sorry, I did not catch that. Could you say it again?';
 
-/** Provider statuses that end a call, and what the call becomes. */
-const ENDED: Record<string, 'completed' | 'failed'> = {
-  completed: 'completed',
-  busy: 'failed',
-  failed: 'failed',
-  'no-answer': 'failed',
-  canceled: 'failed',
-};
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Billing refusals of a turn: the call ends politely instead of Twilio's "application error". */
+const CANNOT_PAY = new Set(['billing.insufficient_credits', 'billing.spend_cap_exceeded']);
 
 /**
- * The number a callback names, and only when the callback is signed with its current secret: a removed or
- * unknown number is 404, a missing or wrong signature 403, and neither records anything.
+ * The conversation of a call, opened on its first callback; the row lock makes it one per call. Answers
+ * whether it was opened by this callback (the first of the call).
  */
-async function verifiedNumber(em: EntityManager, deps: PhoneDeps, cb: Callback): Promise<PhoneNumber> {
-  const number = UUID.test(cb.numberId)
-    ? await em.findOne(PhoneNumber, { id: cb.numberId, deletedAt: null }, { populate: ['agent'] })
-    : null;
-  if (!number) throw errors.notFound('Phone number');
-  let secret: string;
-  try {
-    secret = deps.box.open(number.webhookSecret, webhookSecretSlot(number));
-  } catch {
-    // sealed for another row or under a key no longer configured: nothing can be verified against it
-    throw errors.forbidden('Bad or missing X-Twilio-Signature');
-  }
-  if (!verifyTwilioSignature(secret, cb.urls, cb.params, cb.signature)) {
-    throw errors.forbidden('Bad or missing X-Twilio-Signature');
-  }
-  return number;
-}
-
-/** The call a callback belongs to: ours (outbound, by `callId`) or the provider's (inbound, by CallSid). */
-async function callOf(em: EntityManager, number: PhoneNumber, cb: Callback, sid: string): Promise<PhoneCall> {
-  if (cb.callId) {
-    const call = UUID.test(cb.callId) ? await em.findOne(PhoneCall, { id: cb.callId, number }) : null;
-    if (!call) throw errors.notFound('Call');
-    if (!call.providerCallSid) {
-      await em.nativeUpdate(PhoneCall, { id: call.id, providerCallSid: null }, { providerCallSid: sid });
-    }
-    return call;
-  }
-  const found = await em.findOne(PhoneCall, { number, providerCallSid: sid });
-  if (found) return found;
-  const fork = em.fork();
-  const call = new PhoneCall(
-    fork.getReference(Workspace, number.workspace.id),
-    fork.getReference(PhoneNumber, number.id),
-    'inbound',
-    (cb.params.From ?? '').slice(0, 64),
-    (cb.params.To ?? number.e164).slice(0, 64),
-    'ringing',
-  );
-  call.providerCallSid = sid;
-  try {
-    await fork.persist(call).flush();
-  } catch (err) {
-    if (!(err instanceof UniqueConstraintViolationException)) throw err;
-    // another callback of the same call made it first
-  }
-  return em.findOneOrFail(PhoneCall, { number, providerCallSid: sid });
-}
-
-/** The conversation of a call, opened on its first callback; the row lock makes it one per call. */
-async function conversationOf(em: EntityManager, deps: HookDeps, number: PhoneNumber, callId: string): Promise<string> {
+async function conversationOf(
+  em: EntityManager,
+  deps: HookDeps,
+  number: PhoneNumber,
+  callId: string,
+): Promise<{ conversationId: string; first: boolean }> {
   return em.fork().transactional(async (tx) => {
     const call = await tx.findOneOrFail(PhoneCall, callId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const first = !call.conversationId;
     if (!call.conversationId) {
       call.conversationId = await deps.engine(em).open({
         workspaceId: number.workspace.id,
@@ -114,73 +55,53 @@ async function conversationOf(em: EntityManager, deps: HookDeps, number: PhoneNu
     }
     if (call.status === 'ringing') call.status = 'in_progress';
     call.startedAt ??= new Date();
-    return call.conversationId;
+    return { conversationId: call.conversationId, first };
   });
 }
 
-/** A caller turn's id: the provider's call and the callback's sequence number, else the words' hash. */
-function messageIdOf(sid: string, params: Record<string, string>, speech: string): string {
-  const seq = params.SequenceNumber ?? params.SpeechResultId;
+/** A caller turn's id: Twilio's call and the callback's sequence number, else the words' hash. */
+function messageIdOf(sid: string, form: FormParams, speech: string): string {
+  const seq = param(form, 'SequenceNumber') ?? param(form, 'SpeechResultId');
   return `${sid}:${seq ?? `h${createHash('sha256').update(speech).digest('hex').slice(0, 24)}`}`;
 }
 
 /**
- * Handles one provider callback (docs/api/phone.md#callbacks) and answers its XML: a greeting and a
+ * Handles one voice callback (docs/api/phone.md#callbacks) and answers its TwiML: a greeting and a
  * `<Gather>` on the first, the agent's reply to the transcribed speech on the next (one turn per message,
- * a repeated callback answered from the first), and nothing once the call has ended (hang-up ends the
- * conversation and records the duration).
+ * a repeated callback answered from the first), a prompt again after silence, a goodbye and `<Hangup/>`
+ * when the workspace's credit has run out, and nothing once the call has ended.
  */
 export async function handleCallback(em: EntityManager, deps: HookDeps, cb: Callback): Promise<string> {
   const number = await verifiedNumber(em, deps, cb);
-  const sid = cb.params.CallSid;
-  if (!sid || sid.length > 64)
-    throw errors.validation([{ path: 'CallSid', message: 'Expected the provider call sid' }]);
+  const sid = param(cb.form, 'CallSid');
+  if (!sid || sid.length > 64) throw errors.validation([{ path: 'CallSid', message: 'Expected the call sid' }]);
   const call = await callOf(em, number, cb, sid);
-  const ended = ENDED[cb.params.CallStatus ?? ''];
+  const ended = ENDED[param(cb.form, 'CallStatus') ?? ''];
   if (ended) {
-    const duration = Number(cb.params.CallDuration);
-    const fresh = await em.fork().findOneOrFail(PhoneCall, call.id);
-    if (fresh.status === 'completed' || fresh.status === 'failed') return EMPTY_TWIML;
-    fresh.status = ended;
-    fresh.endedAt = new Date();
-    fresh.durationSec =
-      Number.isInteger(duration) && duration >= 0
-        ? duration
-        : fresh.startedAt
-          ? Math.round((fresh.endedAt.getTime() - fresh.startedAt.getTime()) / 1000)
-          : 0;
-    await em
-      .fork()
-      .nativeUpdate(
-        PhoneCall,
-        { id: call.id },
-        { status: fresh.status, endedAt: fresh.endedAt, durationSec: fresh.durationSec, updatedAt: new Date() },
-      );
-    if (fresh.conversationId) {
-      await deps.engine(em).end({
-        workspaceId: number.workspace.id,
-        conversationId: fresh.conversationId,
-        reason: 'hang_up',
-      });
-    }
+    await endCall(em, deps.engine(em), number, call.id, ended, param(cb.form, 'CallDuration'));
     return EMPTY_TWIML;
   }
-  const conversationId = await conversationOf(em, deps, number, call.id);
+  const { conversationId, first } = await conversationOf(em, deps, number, call.id);
   const version = await currentVersion(em, number.agent);
   const voice = version.settings.voice ?? DEFAULT_VOICE;
-  const speech = (cb.params.SpeechResult ?? '').trim();
+  const speech = (param(cb.form, 'SpeechResult') ?? '').trim();
   if (!speech) {
     const greeting =
       call.direction === 'outbound'
         ? `Hello, this is ${number.agent.name}.`
         : `Hello, you have reached ${number.agent.name}. How can I help?`;
-    return twiml({ say: greeting, voice, gatherAction: cb.actionUrl });
+    return twiml({ say: first ? greeting : DID_NOT_HEAR, voice, gatherAction: cb.url });
   }
-  const { reply } = await deps.engine(em).turn({
-    workspaceId: number.workspace.id,
-    conversationId,
-    messageId: messageIdOf(sid, cb.params, speech),
-    text: speech.slice(0, 10_000),
-  });
-  return twiml({ say: reply, voice, gatherAction: cb.actionUrl });
+  try {
+    const { reply } = await deps.engine(em).turn({
+      workspaceId: number.workspace.id,
+      conversationId,
+      messageId: messageIdOf(sid, cb.form, speech),
+      text: speech.slice(0, 10_000),
+    });
+    return twiml({ say: reply, voice, gatherAction: cb.url });
+  } catch (err) {
+    if (err instanceof ApiError && CANNOT_PAY.has(err.code)) return twiml({ say: OUT_OF_CREDIT, voice, hangup: true });
+    throw err;
+  }
 }

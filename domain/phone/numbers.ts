@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PhoneNumber } from '../../db/entities/PhoneNumber';
@@ -8,6 +7,7 @@ import { errors } from '../errors';
 import { claimQuota } from '../quotas/quotas';
 import type { Identity } from '../identity/identity';
 import { findPage } from '../shared/pagination';
+import { callbackUrl, hashCallbackToken, newCallbackToken } from './callbackToken';
 import type { PhoneDeps } from './deps';
 import { findNumber, phoneAgentFromBody } from './find';
 import { presentNumber, type NumberView } from './presenters';
@@ -18,13 +18,11 @@ export interface ProviderCredentials {
   authToken: string;
 }
 
-const newSecret = () => randomBytes(24).toString('base64url');
-
 const taken = (e164: string) => errors.conflict(`The number ${e164} is already connected`);
 
 /**
- * Connects a number to a phone agent of the workspace. Answers the number with its webhook secret, shown
- * this once (`rotate-secret` makes a new one). Throws `validation_error` for an agent that is not a phone
+ * Connects a number to a phone agent of the workspace. Answers the number with its callback URL, shown this
+ * once (`rotate-secret` makes a new one): only a hash of its token is kept. Throws `validation_error` for an agent that is not a phone
  * agent of the workspace, `conflict` when the number is connected already (here or elsewhere) or the plan's
  * phone numbers are all in use (`details.quota`).
  */
@@ -33,19 +31,18 @@ export async function createNumber(
   deps: PhoneDeps,
   identity: Identity,
   input: { e164: string; provider: 'twilio'; agentId: string; credentials: ProviderCredentials },
-): Promise<NumberView & { webhookSecret: string }> {
+): Promise<NumberView & { callbackUrl: string }> {
   const agent = await phoneAgentFromBody(em, identity.workspaceId, input.agentId);
-  const secret = newSecret();
+  const token = newCallbackToken();
   const number = new PhoneNumber(
     em.getReference(Workspace, identity.workspaceId),
     agent,
     input.e164,
     input.provider,
     '',
-    '',
+    hashCallbackToken(token),
   );
   number.credentials = deps.box.seal(JSON.stringify(input.credentials), credentialsSlot(number));
-  number.webhookSecret = deps.box.seal(secret, webhookSecretSlot(number));
   try {
     await em.transactional(async (tx) => {
       await claimQuota(tx, identity.workspaceId, { phoneNumbers: 1 });
@@ -55,7 +52,7 @@ export async function createNumber(
     if (err instanceof UniqueConstraintViolationException) throw taken(input.e164);
     throw err;
   }
-  return { ...presentNumber(deps.config, number), webhookSecret: secret };
+  return { ...presentNumber(number), callbackUrl: callbackUrl(deps.config, number.id, token) };
 }
 
 /** One page of the workspace's live numbers, newest first. */
@@ -67,7 +64,7 @@ export async function listNumbers(
 ): Promise<{ numbers: NumberView[]; nextCursor: string | null }> {
   const where = { workspace: identity.workspaceId, deletedAt: null };
   const { items, nextCursor } = await findPage(em, PhoneNumber, where, page);
-  return { numbers: items.map((n) => presentNumber(deps.config, n)), nextCursor };
+  return { numbers: items.map((n) => presentNumber(n)), nextCursor };
 }
 
 export async function getNumber(
@@ -76,7 +73,7 @@ export async function getNumber(
   identity: Identity,
   id: string,
 ): Promise<NumberView> {
-  return presentNumber(deps.config, await findNumber(em, identity.workspaceId, id));
+  return presentNumber(await findNumber(em, identity.workspaceId, id));
 }
 
 /** Moves a number to another phone agent and/or replaces its provider credentials. Throws `not_found`. */
@@ -94,7 +91,7 @@ export async function updateNumber(
   }
   number.updatedAt = new Date();
   await em.flush();
-  return presentNumber(deps.config, number);
+  return presentNumber(number);
 }
 
 /** Removes a number: its callbacks answer 404 from now on; its calls stay readable. Throws `not_found`. */
@@ -105,28 +102,30 @@ export async function deleteNumber(em: EntityManager, identity: Identity, id: st
 }
 
 /**
- * Replaces a number's webhook secret and answers the new one, shown this once. The old secret stops
- * verifying at once: every callback is checked against the row as it is when it arrives.
+ * Replaces a number's callback URL token and answers the new callback URL, shown this once. The old URL
+ * answers 404 at once: every callback is checked against the row as it is when it arrives.
  */
 export async function rotateSecret(
   em: EntityManager,
   deps: PhoneDeps,
   identity: Identity,
   id: string,
-): Promise<{ webhookSecret: string }> {
+): Promise<{ callbackUrl: string }> {
   const number = await findNumber(em, identity.workspaceId, id);
-  const secret = newSecret();
-  number.webhookSecret = deps.box.seal(secret, webhookSecretSlot(number));
+  const token = newCallbackToken();
+  number.callbackTokenHash = hashCallbackToken(token);
   number.updatedAt = new Date();
   await em.flush();
-  return { webhookSecret: secret };
+  return { callbackUrl: callbackUrl(deps.config, number.id, token) };
 }
 
-/** Where a number's sealed secrets live: each is bound to the row and its column. */
+/** Where a number's sealed credentials live: bound to the row and its column. */
 const credentialsSlot = (number: PhoneNumber) => secretSlot('phone_numbers', number.id, 'credentials');
-export const webhookSecretSlot = (number: PhoneNumber) => secretSlot('phone_numbers', number.id, 'webhook_secret');
 
-/** A number's provider credentials, opened. */
+/**
+ * A number's provider credentials, opened.
+ * @throws SecretError (platform/secrets.ts) when they do not open (another row's, or an unknown key)
+ */
 export function openCredentials(deps: Pick<PhoneDeps, 'box'>, number: PhoneNumber): ProviderCredentials {
   return JSON.parse(deps.box.open(number.credentials, credentialsSlot(number))) as ProviderCredentials;
 }

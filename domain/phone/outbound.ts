@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PhoneCall } from '../../db/entities/PhoneCall';
 import type { PhoneDeps } from './deps';
+import { callTokenSlot } from './hookAuth';
 import { openCredentials } from './numbers';
 import { placeCall, type PlaceOutcome } from './provider';
 
@@ -13,7 +14,15 @@ export async function attemptPlacement(em: EntityManager, deps: PhoneDeps, callI
   if (!call) return { outcome: 'refused', error: 'call not found' };
   if (call.providerCallSid || call.status !== 'ringing') return { outcome: 'placed', sid: call.providerCallSid ?? '' };
   if (call.number.deletedAt) return { outcome: 'refused', error: 'the number was removed' };
-  const result = await placeCall(deps, call, openCredentials(deps, call.number));
+  let credentials;
+  let callToken: string;
+  try {
+    credentials = openCredentials(deps, call.number);
+    callToken = deps.box.open(call.callbackToken, callTokenSlot(call.id));
+  } catch {
+    return { outcome: 'refused', error: 'the stored secret cannot be decrypted' };
+  }
+  const result = await placeCall(deps, call, credentials, callToken);
   if (result.outcome === 'placed') {
     // a callback may have recorded the sid first
     await em.nativeUpdate(PhoneCall, { id: call.id, providerCallSid: null }, { providerCallSid: result.sid });

@@ -2,16 +2,12 @@ import type { PhoneCall, CallDirection, CallStatus } from '../../db/entities/Pho
 import type { PhoneBooking, WeeklyHours } from '../../db/entities/PhoneCalendar';
 import type { PhoneNumber } from '../../db/entities/PhoneNumber';
 import { microsToUsd } from '../shared/money';
-import { hookUrl } from './deps';
-import type { Config } from '../../platform/config';
 
 export interface NumberView {
   id: string;
   e164: string;
   provider: 'twilio';
   agentId: string;
-  /** Where the provider must send this number's callbacks. */
-  webhookUrl: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -55,14 +51,13 @@ export interface CalendarView {
   bookings: BookingView[];
 }
 
-/** A number as every read shows it: never its credentials or webhook secret. */
-export function presentNumber(config: Pick<Config, 'publicUrl'>, n: PhoneNumber): NumberView {
+/** A number as every read shows it: never its credentials or its callback URL (which holds its token). */
+export function presentNumber(n: PhoneNumber): NumberView {
   return {
     id: n.id,
     e164: n.e164,
     provider: n.provider,
     agentId: n.agent.id,
-    webhookUrl: hookUrl(config, n.id),
     createdAt: n.createdAt.toISOString(),
     updatedAt: n.updatedAt.toISOString(),
   };

@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WhatsAppAccount } from '../../db/entities/WhatsAppAccount';
+import { WhatsAppAccount, type WhatsAppTemplate } from '../../db/entities/WhatsAppAccount';
 import { Workspace } from '../../db/entities/Workspace';
 import type { SecretBox } from '../../platform/secrets';
 import { secretSlot } from '../../db/secretColumns';
@@ -22,6 +22,8 @@ export interface CreateAccountInput {
   appSecret: string;
   verifyToken: string;
   agentId: string;
+  /** Sent instead of a reply outside WhatsApp's 24-hour window (docs/api/whatsapp.md#the-24-hour-window). */
+  template?: WhatsAppTemplate | null;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function createAccount(
   const agent = await agentFromBody(em, workspaceId, input.agentId);
   const account = new WhatsAppAccount(em.getReference(Workspace, workspaceId), agent, input.phoneNumberId, '', '', '');
   sealCredentials(deps.box, account, input);
+  account.template = input.template ?? null;
   try {
     await em.transactional(async (tx) => {
       await claimQuota(tx, workspaceId, { whatsappAccounts: 1 });
@@ -110,6 +113,7 @@ export async function updateAccount(
   const account = await findAccount(em, workspaceId, id);
   if (input.agentId !== undefined) account.agent = await agentFromBody(em, workspaceId, input.agentId);
   if (input.phoneNumberId !== undefined) account.phoneNumberId = input.phoneNumberId;
+  if (input.template !== undefined) account.template = input.template;
   sealCredentials(deps.box, account, input);
   account.updatedAt = new Date();
   await flushUnique(em, account.phoneNumberId);

@@ -1,51 +1,36 @@
 import type { Orm } from '../../db/orm';
-import { WhatsAppConversation } from '../../db/entities/WhatsAppConversation';
-import { WhatsAppReply } from '../../db/entities/WhatsAppReply';
 import type { Config } from '../../platform/config';
 import { createResolver } from '../../platform/net/dnsServers';
 import { createSecretBox } from '../../platform/secrets';
 import type { ChannelRegistry } from '../conversations/channelRegistry';
-import { secretSlot } from '../../db/secretColumns';
 import type { ChannelAdapter, ReplyContext } from '../conversations/channels';
-import { sendText, type GraphDeps } from './graph';
+import { deliverReply, type ReplyDeps } from './replies';
+
+/** The Graph API's settings and the secrets' box, from the process's configuration. */
+export function replyDeps(config: Config): ReplyDeps {
+  return {
+    box: createSecretBox(config.secretKeys),
+    graph: {
+      apiUrl: config.whatsapp.apiUrl,
+      apiVersion: config.whatsapp.apiVersion,
+      allowPrivate: config.allowPrivateEgress,
+      resolver: createResolver(config.dnsServers),
+    },
+  };
+}
 
 /**
  * The WhatsApp channel's outbound side (docs/api/whatsapp.md#replies): each reply is one Graph API call with the
- * account's token, to the contact the conversation is with. The Graph API has no idempotency key, so an accepted
- * reply is recorded (`whatsapp_replies`) and a retry of the same (conversation, reply) sends nothing more. A
- * failure throws, for the engine's activity to retry; a reply of a removed account has nowhere to go and is dropped.
+ * account's token, to the contact the conversation is with, recorded with its status (`whatsapp_replies`) so a
+ * retry sends nothing more once it was taken. A passing failure throws, for the engine's activity to retry; a
+ * reply that cannot be sent (outside the 24-hour window without a template, refused, account removed) is
+ * recorded `failed` and can be redelivered.
  */
 export function createWhatsAppAdapter(deps: { orm: Orm; config: Config }): ChannelAdapter {
-  const box = createSecretBox(deps.config.secretKeys);
-  const graph: GraphDeps = {
-    apiUrl: deps.config.whatsapp.apiUrl,
-    apiVersion: deps.config.whatsapp.apiVersion,
-    allowPrivate: deps.config.allowPrivateEgress,
-    resolver: createResolver(deps.config.dnsServers),
-  };
+  const reply = replyDeps(deps.config);
   return {
     channel: 'whatsapp',
-    async sendReply(ctx: ReplyContext): Promise<void> {
-      const em = deps.orm.em.fork();
-      if (await em.findOne(WhatsAppReply, { conversationId: ctx.conversationId, replySeq: ctx.replySeq })) return;
-      const link = await em.findOne(WhatsAppConversation, { id: ctx.conversationId }, { populate: ['account'] });
-      if (!link || link.account.deletedAt) return;
-      const messageId = await sendText(graph, {
-        phoneNumberId: link.account.phoneNumberId,
-        accessToken: box.open(
-          link.account.accessTokenSealed,
-          secretSlot('whatsapp_accounts', link.account.id, 'access_token'),
-        ),
-        to: link.waId,
-        text: ctx.text,
-      });
-      await em
-        .createQueryBuilder(WhatsAppReply)
-        .insert({ conversationId: ctx.conversationId, replySeq: ctx.replySeq, messageId, createdAt: new Date() })
-        .onConflict(['conversation_id', 'reply_seq'])
-        .ignore()
-        .execute();
-    },
+    sendReply: (ctx: ReplyContext) => deliverReply(deps.orm.em.fork(), reply, ctx.conversationId, ctx.replySeq),
   };
 }
 

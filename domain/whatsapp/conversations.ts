@@ -3,16 +3,23 @@ import { Conversation } from '../../db/entities/Conversation';
 import { ConversationMessage } from '../../db/entities/ConversationMessage';
 import { WhatsAppAccount } from '../../db/entities/WhatsAppAccount';
 import { WhatsAppConversation } from '../../db/entities/WhatsAppConversation';
+import { WhatsAppReply, type ReplyStatus } from '../../db/entities/WhatsAppReply';
 import { endConversation, listMessages, type ConversationDeps } from '../conversations';
 import { errors } from '../errors';
 import { findPage } from '../shared/pagination';
 
 export interface WhatsAppMessageView {
+  /** The message's id (a reply's is what `redeliver` takes). */
+  id: string;
   seq: number;
   role: 'user' | 'assistant';
   text: string;
-  /** The Cloud API's id of a contact's message. */
+  /** The Cloud API's id of the message: a contact's, or the one the Graph API gave a sent reply. */
   messageId: string | null;
+  /** A reply's: `pending` until sent, then as Meta reports it (docs/api/whatsapp.md#reply-status); null for a contact's. */
+  status: 'pending' | ReplyStatus | null;
+  /** Why a reply failed. */
+  error: string | null;
   runId: string | null;
   createdAt: string;
 }
@@ -34,6 +41,7 @@ function present(
   link: WhatsAppConversation,
   c: Conversation,
   messages?: ConversationMessage[],
+  replies: Map<number, WhatsAppReply> = new Map(),
 ): WhatsAppConversationView {
   return {
     id: c.id,
@@ -47,14 +55,20 @@ function present(
     endedAt: c.endedAt ? c.endedAt.toISOString() : null,
     ...(messages
       ? {
-          messages: messages.map((m) => ({
-            seq: m.seq,
-            role: m.role,
-            text: m.text,
-            messageId: m.role === 'user' ? m.channelMessageId : null,
-            runId: m.runId,
-            createdAt: m.createdAt.toISOString(),
-          })),
+          messages: messages.map((m) => {
+            const reply = m.role === 'assistant' ? replies.get(m.seq) : undefined;
+            return {
+              id: m.id,
+              seq: m.seq,
+              role: m.role,
+              text: m.text,
+              messageId: m.role === 'user' ? m.channelMessageId : (reply?.messageId ?? null),
+              status: m.role === 'user' ? null : (reply?.status ?? 'pending'),
+              error: reply?.error ?? null,
+              runId: m.runId,
+              createdAt: m.createdAt.toISOString(),
+            };
+          }),
         }
       : {}),
   };
@@ -93,7 +107,8 @@ export async function getWhatsAppConversation(
   const link = await em.findOne(WhatsAppConversation, { id, workspaceId });
   const conversation = link ? await em.findOne(Conversation, { id, workspaceId }) : null;
   if (!link || !conversation) throw errors.notFound('Conversation');
-  return present(link, conversation, await listMessages(em, id));
+  const replies = await em.find(WhatsAppReply, { conversationId: id });
+  return present(link, conversation, await listMessages(em, id), new Map(replies.map((r) => [r.replySeq, r])));
 }
 
 /** Ends the active conversations of a removed account, so no workflow waits on a number no longer served. */

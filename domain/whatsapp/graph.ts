@@ -38,25 +38,29 @@ function retryAfter(value: string | string[] | undefined): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+/** What one message is: a free-form text, or an approved template (outside the 24-hour window). */
+export type OutboundContent = { text: string } | { template: { name: string; language: string } };
+
 /**
- * Sends one text message through the Cloud API: `POST {apiUrl}/{version}/{phoneNumberId}/messages` with the
- * account's token, one HTTP call (retries are the caller's, docs/architecture.md#retries). Answers the message id
- * the API gave it (`wamid.…`), or null when the answer names none.
+ * Sends one message through the Cloud API: `POST {apiUrl}/{SVC_WHATSAPP_API_VERSION}/{phoneNumberId}/messages`
+ * with the account's token, one HTTP call (retries are the caller's, docs/architecture.md#retries). Answers the
+ * message id the API gave it (`wamid.…`), which its status webhooks name, or null when the answer names none.
  * @throws {GraphError} for any answer but 2xx, for a network failure or timeout (retryable), for an address the
  *   outbound guard refuses (not retryable)
  */
-export async function sendText(
+export async function sendMessage(
   deps: GraphDeps,
-  req: { phoneNumberId: string; accessToken: string; to: string; text: string },
+  req: { phoneNumberId: string; accessToken: string; to: string; content: OutboundContent },
 ): Promise<string | null> {
   const url = `${deps.apiUrl}/${deps.apiVersion}/${encodeURIComponent(req.phoneNumberId)}/messages`;
-  const body = JSON.stringify({
-    messaging_product: 'whatsapp',
-    recipient_type: 'individual',
-    to: req.to,
-    type: 'text',
-    text: { preview_url: false, body: req.text },
-  });
+  const content =
+    'text' in req.content
+      ? { type: 'text', text: { preview_url: false, body: req.content.text } }
+      : {
+          type: 'template',
+          template: { name: req.content.template.name, language: { code: req.content.template.language } },
+        };
+  const body = JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to: req.to, ...content });
   let res;
   try {
     res = await safeRequest(url, {

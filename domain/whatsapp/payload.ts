@@ -54,3 +54,64 @@ export function textMessages(body: unknown, phoneNumberId: string): InboundText[
   }
   return out;
 }
+
+/** A status Meta reports for a message the business sent (`value.statuses[]`). */
+export interface ReplyStatusUpdate {
+  /** The Graph API's message id the send answered with. */
+  id: string;
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+  /** For `failed`: Meta's error, as `code title: details`. */
+  error: string | null;
+}
+
+const statusEntry = z.object({
+  id: z.string().min(1).max(255),
+  status: z.enum(['sent', 'delivered', 'read', 'failed']),
+  errors: z
+    .array(
+      z.object({
+        code: z.union([z.number(), z.string()]).optional(),
+        title: z.string().optional(),
+        message: z.string().optional(),
+        error_data: z.object({ details: z.string().optional() }).optional(),
+      }),
+    )
+    .optional(),
+});
+
+const statusChange = z.object({
+  value: z
+    .object({
+      metadata: z.object({ phone_number_id: z.string() }).partial().optional(),
+      statuses: z.array(z.unknown()).optional(),
+    })
+    .optional(),
+});
+
+/**
+ * The status updates of one webhook post (`entry[].changes[].value.statuses[]`) for `phoneNumberId`, in the order
+ * sent; other statuses (Meta adds some over time) and malformed entries are skipped.
+ */
+export function replyStatuses(body: unknown, phoneNumberId: string): ReplyStatusUpdate[] {
+  const parsed = envelope.safeParse(body);
+  if (!parsed.success) return [];
+  const out: ReplyStatusUpdate[] = [];
+  for (const entry of parsed.data.entry ?? []) {
+    for (const raw of entry.changes ?? []) {
+      const c = statusChange.safeParse(raw);
+      if (!c.success || !c.data.value) continue;
+      const number = c.data.value.metadata?.phone_number_id;
+      if (number !== undefined && number !== phoneNumberId) continue;
+      for (const s of c.data.value.statuses ?? []) {
+        const st = statusEntry.safeParse(s);
+        if (!st.success) continue;
+        const e = st.data.errors?.[0];
+        const error = e
+          ? [e.code, e.title ?? e.message, e.error_data?.details].filter((p) => p !== undefined).join(' ')
+          : null;
+        out.push({ id: st.data.id, status: st.data.status, error: error ? error.slice(0, 2000) : null });
+      }
+    }
+  }
+  return out;
+}

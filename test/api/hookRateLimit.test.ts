@@ -12,7 +12,7 @@ describe('hook rate limits', () => {
   afterAll(() => h.close());
 
   it.each([
-    ['phone', (id: string) => h.request(`/hooks/phone/${id}`, { method: 'POST', body: 'a=b', headers: form })],
+    ['phone', (id: string) => h.request(`/hooks/phone/${id}/some-token`, { method: 'POST', body: 'a=b', headers: form })],
     ['whatsapp', (id: string) => h.request(`/hooks/whatsapp/${id}`, { method: 'POST', json: {} })],
   ])('answers 429 past the limit of one %s hook, and not for another', async (_kind, hit) => {
     await freshRateWindow(30);

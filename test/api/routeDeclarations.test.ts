@@ -49,7 +49,7 @@ describe('route declarations', () => {
       if (route.access.auth === 'public') {
         // the public faces outside the credentialed API (/shared/*: shared run dashboards) take no credential
         if (route.path.startsWith('/shared/')) continue;
-        // the token-authenticated flow webhook (docs/api/flows.md#webhook), the signed phone callbacks
+        // the token-authenticated flow webhook (docs/api/flows.md#webhook), the phone callbacks (token and signature)
         // (docs/api/phone.md#callbacks) and the WhatsApp webhook, checked by its verify token and signature
         // (docs/api/whatsapp.md#webhook)
         expect([
@@ -57,7 +57,8 @@ describe('route declarations', () => {
           'GET /readyz',
           'GET /v1/openapi.json',
           'POST /hooks/flows/:token',
-          'POST /hooks/phone/:numberId',
+          'POST /hooks/phone/:numberId/:token',
+          'POST /hooks/phone/:numberId/:token/status',
           'GET /hooks/whatsapp/:accountId',
           'POST /hooks/whatsapp/:accountId',
         ]).toContain(name);

@@ -207,6 +207,7 @@ export const CLIENT_CALLS: ClientCall[] = [
     paged('conversations'),
   ),
   call('whatsapp.conversation', (s) => s.whatsapp.conversation(ID), S.WHATSAPP_CONVERSATION_DETAIL_FIELDS),
+  call('whatsapp.redeliver', (s) => s.whatsapp.redeliver(ID, ID2), S.WHATSAPP_REDELIVERY_FIELDS),
   call('projects.members', (s) => s.projects.members(ID).toArray(), S.PROJECT_MEMBER_FIELDS, paged('members')),
   call('projects.setMember', (s) => s.projects.setMember(ID, ID2, { role: 'editor' }), S.PROJECT_MEMBER_FIELDS),
   call('projects.removeMember', (s) => s.projects.removeMember(ID, ID2), null),

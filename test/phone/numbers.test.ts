@@ -2,7 +2,7 @@ import { bearer, createKey, setPlan, signUp, type Account } from '../helpers/fac
 import { startApi, type Harness } from '../helpers/harness';
 import { error, ok } from '../helpers/responses';
 import { call, createNumber, createPhoneAgent, CREDENTIALS, uniqueE164 } from './helpers';
-import { callback } from './telephony';
+import { callback, sign } from './telephony';
 
 type Headers = Record<string, string>;
 
@@ -83,12 +83,11 @@ describe('phone numbers and phone agents', () => {
       e164,
       provider: 'twilio',
       agentId: agent.id,
-      webhookUrl: expect.stringMatching(new RegExp(`/hooks/phone/${created.id}$`)),
-      webhookSecret: expect.any(String),
+      callbackUrl: expect.stringMatching(new RegExp(`^${h.url}/hooks/phone/${created.id}/[A-Za-z0-9_-]{43}$`)),
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    const { webhookSecret, ...shown } = created;
+    const { callbackUrl, ...shown } = created;
     expect(await ok(call(h, 'GET', `/v1/phone/numbers/${created.id}`, reader), 200)).toEqual(shown);
     const { numbers } = await ok(call(h, 'GET', '/v1/phone/numbers', reader), 200);
     expect(numbers).toContainEqual(shown);
@@ -102,12 +101,20 @@ describe('phone numbers and phone agents', () => {
     );
     expect(moved).toMatchObject({ agentId: second.id, e164 });
     const all = JSON.stringify([created, moved, numbers]) + h.logs.join('\n');
-    expect(h.logs.join('\n')).not.toContain(webhookSecret);
+    const token = callbackUrl.split('/').pop();
+    expect(h.logs.join('\n')).not.toContain(token);
     for (const secret of [CREDENTIALS.authToken, 'another-token-9876']) expect(all).not.toContain(secret);
     const rotated = await ok(call(h, 'POST', `/v1/phone/numbers/${created.id}/rotate-secret`, manager), 200);
-    expect(rotated).toEqual({ webhookSecret: expect.any(String) });
-    expect(rotated.webhookSecret).not.toBe(webhookSecret);
-    expect(h.logs.join('\n')).not.toContain(rotated.webhookSecret);
+    expect(rotated).toEqual({
+      callbackUrl: expect.stringMatching(new RegExp(`/hooks/phone/${created.id}/[\\w-]{43}$`)),
+    });
+    expect(rotated.callbackUrl).not.toBe(callbackUrl);
+    expect(h.logs.join('\n')).not.toContain(rotated.callbackUrl.split('/').pop());
+    // only a hash of the token is stored
+    const [row] = await h.orm.em
+      .fork()
+      .execute('select callback_token_hash from phone_numbers where id = ?', [created.id]);
+    expect(JSON.stringify(row)).not.toContain(rotated.callbackUrl.split('/').pop());
     // a number is connected once
     await error(
       call(h, 'POST', '/v1/phone/numbers', manager, {
@@ -195,29 +202,38 @@ describe('phone numbers and phone agents', () => {
     await ok(call(h, 'GET', `/v1/phone/numbers/${number.id}`, { cookie: owner.cookie }), 200);
   });
 
-  it('answers callbacks 403 without the current secret, 404 for a removed number, and records nothing', async () => {
+  it('answers callbacks 404 without the current token, 403 without the Auth Token signature, and records nothing', async () => {
     const agent = await createPhoneAgent(h, manager);
     const number = await createNumber(h, manager, agent.id);
-    const url = `${h.url}/hooks/phone/${number.id}`;
+    const url: string = number.callbackUrl;
     const params = { CallSid: 'CAbad0001', From: '+14155550111', To: number.e164, CallStatus: 'ringing' };
     expect((await callback(url, null, params)).status).toBe(403);
-    expect((await callback(url, 'not-the-secret', params)).status).toBe(403);
-    expect((await callback(url, number.webhookSecret, params, 'AAAA')).status).toBe(403);
+    expect((await callback(url, 'not-the-auth-token', params)).status).toBe(403);
+    expect((await callback(url, CREDENTIALS.authToken, params, 'AAAA')).status).toBe(403);
     // signed over other parameters than the ones sent
-    const { sign } = await import('./telephony');
-    expect((await callback(url, null, params, sign(number.webhookSecret, url, { ...params, From: 'x' }))).status).toBe(
-      403,
-    );
-    const { webhookSecret } = await ok(call(h, 'POST', `/v1/phone/numbers/${number.id}/rotate-secret`, manager), 200);
-    expect((await callback(url, number.webhookSecret, params)).status).toBe(403);
+    const forged = sign(CREDENTIALS.authToken, url, { ...params, From: 'x' });
+    expect((await callback(url, null, params, forged)).status).toBe(403);
+    // signed over the URL the request reached rather than the public one (another Host)
+    const { port } = new URL(h.url);
+    const viaLocalhost = url.replace(h.url, `http://localhost:${port}`);
+    const hostSigned = sign(CREDENTIALS.authToken, viaLocalhost, params);
+    expect((await callback(viaLocalhost, null, params, hostSigned)).status).toBe(403);
+    // a signed callback with the number's path but another token
+    const otherToken = `${h.url}/hooks/phone/${number.id}/${'A'.repeat(43)}`;
+    expect((await callback(otherToken, CREDENTIALS.authToken, params)).status).toBe(404);
+    expect((await callback(`${h.url}/hooks/phone/${number.id}`, CREDENTIALS.authToken, params)).status).toBe(404);
+    const { callbackUrl } = await ok(call(h, 'POST', `/v1/phone/numbers/${number.id}/rotate-secret`, manager), 200);
+    expect((await callback(url, CREDENTIALS.authToken, params)).status).toBe(404);
     const { calls } = await ok(call(h, 'GET', `/v1/phone/calls?numberId=${number.id}`, reader), 200);
     expect(calls).toEqual([]);
     expect((await call(h, 'DELETE', `/v1/phone/numbers/${number.id}`, manager)).status).toBe(204);
-    expect((await callback(url, webhookSecret, params)).status).toBe(404);
-    expect((await callback(`${h.url}/hooks/phone/not-a-uuid`, webhookSecret, params)).status).toBe(404);
-    expect(
-      (await callback(`${h.url}/hooks/phone/00000000-0000-4000-8000-000000000000`, webhookSecret, params)).status,
-    ).toBe(404);
+    expect((await callback(callbackUrl, CREDENTIALS.authToken, params)).status).toBe(404);
+    const token = callbackUrl.split('/').pop();
+    expect((await callback(`${h.url}/hooks/phone/not-a-uuid/${token}`, CREDENTIALS.authToken, params)).status).toBe(
+      404,
+    );
+    const unknown = `${h.url}/hooks/phone/00000000-0000-4000-8000-000000000000/${token}`;
+    expect((await callback(unknown, CREDENTIALS.authToken, params)).status).toBe(404);
     const after = await ok(call(h, 'GET', `/v1/phone/calls?numberId=${number.id}`, reader), 200);
     expect(after.calls).toEqual([]);
   });

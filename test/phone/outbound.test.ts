@@ -4,7 +4,7 @@ import type { Harness } from '../helpers/harness';
 import { error, ok } from '../helpers/responses';
 import { startRunStack } from '../helpers/worker';
 import { call, createNumber, createPhoneAgent, CREDENTIALS } from './helpers';
-import { startTelephony } from './telephony';
+import { libraryCallRequest, startTelephony } from './telephony';
 
 type Headers = Record<string, string>;
 
@@ -18,18 +18,18 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   throw new Error(`timed out waiting for ${what}`);
 }
 
-// Outbound calls through the provider's REST API, placed by the workflow `phone-call-<id>` with retries
-// (docs/api/phone.md#outbound-calls), against a telephony fake on 127.0.0.1.
+// Outbound calls through Twilio's REST API, placed by the workflow `phone-call-<id>` with retries
+// (docs/api/phone.md#outbound-calls), against a fake of Twilio on 127.0.0.1 that checks path, auth and form
+// as Twilio does; the request is compared with the one Twilio's own library builds.
 describe('outbound phone calls', () => {
   let h: Harness;
   let stop: () => Promise<void>;
   let manager: Headers;
-  let secret = '';
-  const flaky = { failFirst: 2, silent: true, secret: () => secret };
+  const flaky = { failFirst: 2, silent: true, ...CREDENTIALS };
   let provider: Awaited<ReturnType<typeof startTelephony>>;
   beforeAll(async () => {
     provider = await startTelephony(flaky);
-    ({ h, stop } = await startRunStack({ twilioApiUrl: provider.url }));
+    ({ h, stop } = await startRunStack({ twilioApiUrl: provider.url, allowPrivateEgress: true }));
     const owner = await signUp(h);
     await setPlan(h, owner.workspaceId, 'scale');
     manager = bearer(await createKey(h, owner, ['phone:read', 'phone:manage', 'agents:read', 'agents:write']));
@@ -44,7 +44,6 @@ describe('outbound phone calls', () => {
   it('retries a provider answering 5xx until it takes the call', async () => {
     const agent = await createPhoneAgent(h, manager);
     const number = await createNumber(h, manager, agent.id);
-    secret = number.webhookSecret;
     const placed = await ok(
       call(h, 'POST', '/v1/phone/calls', manager, {
         numberId: number.id,
@@ -68,24 +67,39 @@ describe('outbound phone calls', () => {
     expect(sid).toMatch(/^CA/);
     expect(provider.requests).toHaveLength(3);
     const last = provider.requests[2];
-    expect(last.accountSid).toBe(CREDENTIALS.accountSid);
-    expect(last.authorization).toBe(
-      `Basic ${Buffer.from(`${CREDENTIALS.accountSid}:${CREDENTIALS.authToken}`).toString('base64')}`,
+    expect(last.contentType).toBe('application/x-www-form-urlencoded');
+    // the call's own callback URL (its own token, and its id), and the /status of it for status changes
+    const voiceUrl = last.form.Url[0];
+    expect(voiceUrl).toMatch(
+      new RegExp(`^${h.config.publicUrl}/hooks/phone/${number.id}/[A-Za-z0-9_-]{43}\\?callId=${placed.id}$`),
     );
-    expect(last.form).toMatchObject({
-      To: '+14155550199',
-      From: number.e164,
-      Url: `${h.config.publicUrl}/hooks/phone/${number.id}?callId=${placed.id}`,
-      StatusCallback: `${h.config.publicUrl}/hooks/phone/${number.id}?callId=${placed.id}`,
+    expect(voiceUrl.startsWith(number.callbackUrl)).toBe(false);
+    const statusUrl = voiceUrl.replace('?', '/status?');
+    // exactly the request Twilio's library makes for the same call
+    const library = await libraryCallRequest(CREDENTIALS.accountSid, CREDENTIALS.authToken, {
+      to: '+14155550199',
+      from: number.e164,
+      url: voiceUrl,
+      method: 'POST',
+      statusCallback: statusUrl,
+      statusCallbackMethod: 'POST',
+      statusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
     });
+    expect(library.method).toBe('POST');
+    expect(last.path).toBe(library.path);
+    expect(last.accountSid).toBe(library.username);
+    expect(last.authorization).toBe(
+      `Basic ${Buffer.from(`${library.username}:${library.password}`).toString('base64')}`,
+    );
+    expect(last.form).toEqual(library.form);
     expect(h.logs.join('\n')).not.toContain(CREDENTIALS.authToken);
     const { calls } = await ok(call(h, 'GET', `/v1/phone/calls?numberId=${number.id}`, manager), 200);
     expect(calls.map((c: { id: string }) => c.id)).toEqual([placed.id]);
   }, 60_000);
 
   it('fails the call when the provider never takes it, and refuses bad requests', async () => {
-    const down = await startTelephony({ failFirst: 1000, silent: true, secret: () => secret });
-    const { h: h2, stop: stop2 } = await startRunStack({ twilioApiUrl: down.url });
+    const down = await startTelephony({ failFirst: 1000, silent: true, ...CREDENTIALS });
+    const { h: h2, stop: stop2 } = await startRunStack({ twilioApiUrl: down.url, allowPrivateEgress: true });
     try {
       const owner = await signUp(h2);
       await setPlan(h2, owner.workspaceId, 'scale');
@@ -119,6 +133,31 @@ describe('outbound phone calls', () => {
     } finally {
       await down.close();
       await stop2();
+    }
+  }, 90_000);
+
+  it('refuses to call a Twilio API address that is not public unless private egress is allowed', async () => {
+    const guarded = await startTelephony({ silent: true, ...CREDENTIALS });
+    const { h: h3, stop: stop3 } = await startRunStack({ twilioApiUrl: guarded.url, allowPrivateEgress: false });
+    try {
+      const owner = await signUp(h3);
+      await setPlan(h3, owner.workspaceId, 'scale');
+      const auth = bearer(await createKey(h3, owner, ['phone:read', 'phone:manage', 'agents:read', 'agents:write']));
+      const agent = await createPhoneAgent(h3, auth);
+      const number = await createNumber(h3, auth, agent.id);
+      const placed = await ok(
+        call(h3, 'POST', '/v1/phone/calls', auth, { numberId: number.id, to: '+14155550197' }),
+        201,
+      );
+      const failed = await until('the failed call', async () => {
+        const c = await ok(call(h3, 'GET', `/v1/phone/calls/${placed.id}`, auth), 200);
+        return c.status === 'failed' ? c : undefined;
+      });
+      expect(failed.endedAt).not.toBeNull();
+      expect(guarded.requests).toEqual([]);
+    } finally {
+      await guarded.close();
+      await stop3();
     }
   }, 90_000);
 });

@@ -47,6 +47,7 @@ describe('WhatsApp accounts and webhook checks', () => {
       id: expect.any(String),
       phoneNumberId,
       agentId,
+      template: null,
       webhookUrl: `${h.config.publicUrl}/hooks/whatsapp/${created.id}`,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
@@ -119,6 +120,9 @@ describe('WhatsApp accounts and webhook checks', () => {
       { ...good, appSecret: '' },
       { ...good, agentId: 'nope' },
       { ...good, extra: 1 },
+      { ...good, template: { name: 'Follow Up', language: 'en_US' } },
+      { ...good, template: { name: 'follow_up', language: 'english' } },
+      { ...good, template: { name: 'follow_up' } },
     ]) {
       const e = await error(call('POST', '/v1/whatsapp/accounts', manager, body), 400, 'validation_error');
       expect(e.details.issues.length).toBeGreaterThan(0);
@@ -131,6 +135,18 @@ describe('WhatsApp accounts and webhook checks', () => {
     expect(unknown.details.issues[0].path).toBe('agentId');
     const { account } = await newAccount();
     await error(call('PATCH', `/v1/whatsapp/accounts/${account.id}`, manager, {}), 400, 'validation_error');
+    const bad = await error(
+      call('PATCH', `/v1/whatsapp/accounts/${account.id}`, manager, { template: { name: 'x', language: 'en-US' } }),
+      400,
+      'validation_error',
+    );
+    expect(bad.details.issues[0].path).toBe('template.language');
+    // a template may be set and removed again
+    const template = { name: 'follow_up', language: 'en_US' };
+    const set = await ok(call('PATCH', `/v1/whatsapp/accounts/${account.id}`, manager, { template }), 200);
+    expect(set.template).toEqual(template);
+    const cleared = await ok(call('PATCH', `/v1/whatsapp/accounts/${account.id}`, manager, { template: null }), 200);
+    expect(cleared.template).toBeNull();
   });
 
   it('needs whatsapp:read to read and whatsapp:manage to change, for keys and session roles', async () => {

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { conversationWorkflowId } from '../../workflows/conversationMessages';
 import { bearer, createKey, setPlan, signUp, type Account } from '../helpers/factories';
 import type { Harness } from '../helpers/harness';
+import { pollUntil } from '../helpers/poll';
 import { until } from '../helpers/receiver';
 import { error, ok } from '../helpers/responses';
 import { createAgent } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
-import { postNotification, startWhatsAppFake, textNotification } from './fake';
+import { postNotification, replyStatusNotification, startWhatsAppFake, textNotification } from './fake';
 
 type Headers = Record<string, string>;
 type Fake = Awaited<ReturnType<typeof startWhatsAppFake>>;
@@ -20,11 +21,12 @@ describe('WhatsApp conversations', () => {
   let owner: Account;
   let auth: Headers;
   let agentId: string;
-  // the fake answers 503 to the calls listed here (by call number), 200 to the others
+  // the fake answers 503 to the calls listed in `failing` (by call number), 400 to those in `refusing`, else 200
   const failing = new Set<number>();
+  const refusing = new Set<number>();
 
   beforeAll(async () => {
-    fake = await startWhatsAppFake((n) => (failing.has(n) ? 503 : 200));
+    fake = await startWhatsAppFake((n) => (failing.has(n) ? 503 : refusing.has(n) ? 400 : 200));
     ({ h, stop } = await startRunStack({
       allowPrivateEgress: true,
       whatsapp: { apiUrl: fake.url, apiVersion: 'v21.0' },
@@ -53,7 +55,9 @@ describe('WhatsApp conversations', () => {
     );
     const send = (from: string, messages: Array<{ id: string; text: string }>) =>
       postNotification(h.url, account.id, secrets.appSecret, textNotification(account.phoneNumberId, from, messages));
-    return { account, ...secrets, send };
+    const notify = (payload: Record<string, unknown>) =>
+      postNotification(h.url, account.id, secrets.appSecret, payload);
+    return { account, ...secrets, send, notify };
   }
   const callsTo = (phoneNumberId: string) => fake.calls.filter((c) => c.path === `/v21.0/${phoneNumberId}/messages`);
   const acceptedTo = (phoneNumberId: string) => callsTo(phoneNumberId).filter((c) => c.status === 200);
@@ -160,4 +164,106 @@ describe('WhatsApp conversations', () => {
     const none = bearer(await createKey(h, owner, ['agents:read']));
     await error(h.request(`/v1/whatsapp/conversations/${conversation.id}`, { headers: none }), 403, 'forbidden');
   });
+
+  it("records each reply's status from Meta's webhooks, keeps the 24-hour window, and redelivers failed replies", async () => {
+    const { account, send, notify } = await newAccount();
+    const from = contact();
+    type Message = { id: string; role: string; status: string | null; error: string | null; messageId: string | null };
+    const replyOf = async (conversationId: string, n: number) =>
+      ((await detail(conversationId)).messages as Message[]).filter((m) => m.role === 'assistant')[n];
+    const redeliver = (conversationId: string, messageId: string) =>
+      h.request(`/v1/whatsapp/conversations/${conversationId}/messages/${messageId}/redeliver`, {
+        method: 'POST',
+        headers: auth,
+      });
+    // Meta refuses the first reply (4xx): recorded failed with the reason, no retry
+    refusing.add(fake.calls.length);
+    await send(from, [{ id: `wamid.${randomUUID()}`, text: 'First question' }]);
+    const [conversation] = await pollUntil(
+      40_000,
+      async () => {
+        const listed = await conversations(account.id);
+        return listed.length === 1 && (await replyOf(listed[0].id, 0))?.status === 'failed' ? listed : [];
+      },
+      (listed) => listed.length === 1,
+    );
+    const refused = await replyOf(conversation.id, 0);
+    expect(refused).toMatchObject({ status: 'failed', error: 'Graph API answered 400', messageId: null });
+    expect(callsTo(account.phoneNumberId).map((c) => c.status)).toEqual([400]);
+    // redelivered: sent, with the message id the Graph API answered
+    const again = await redeliver(conversation.id, refused.id);
+    expect(again.status).toBe(202);
+    expect(await again.json()).toEqual({ status: 'sent', error: null });
+    const sentCall = acceptedTo(account.phoneNumberId)[0];
+    expect(sentCall.body).toMatchObject({ type: 'text', to: from });
+    expect(await replyOf(conversation.id, 0)).toMatchObject({ status: 'sent', messageId: sentCall.messageId });
+    await error(redeliver(conversation.id, refused.id), 409, 'conflict');
+    // Meta's status webhooks move it on; a late one does not move it back
+    for (const status of ['delivered', 'read', 'delivered'] as const) {
+      expect(
+        (await notify(replyStatusNotification(account.phoneNumberId, from, sentCall.messageId!, status))).status,
+      ).toBe(200);
+    }
+    expect(await replyOf(conversation.id, 0)).toMatchObject({ status: 'read', error: null });
+
+    // outside the 24-hour window since the contact's last message: no free-form reply, failed with the reason
+    refusing.add(fake.calls.length);
+    await send(from, [{ id: `wamid.${randomUUID()}`, text: 'Second question' }]);
+    const second = await pollUntil(
+      40_000,
+      () => replyOf(conversation.id, 1),
+      (r) => r?.status === 'failed',
+    );
+    await h.orm.em
+      .fork()
+      .execute(
+        `update conversation_messages set created_at = now() - interval '25 hours' where conversation_id = ? and role = 'user'`,
+        [conversation.id],
+      );
+    const callsBefore = fake.calls.length;
+    const outside = await redeliver(conversation.id, second.id);
+    expect(outside.status).toBe(202);
+    expect(await outside.json()).toEqual({ status: 'failed', error: expect.stringContaining('24-hour') });
+    expect(fake.calls.length).toBe(callsBefore);
+    expect(await replyOf(conversation.id, 1)).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('24-hour'),
+    });
+    // with a template configured, the template goes out instead
+    const template = { name: 'follow_up', language: 'en_US' };
+    const patched = await ok(
+      h.request(`/v1/whatsapp/accounts/${account.id}`, { method: 'PATCH', headers: auth, json: { template } }),
+      200,
+    );
+    expect(patched.template).toEqual(template);
+    expect(await (await redeliver(conversation.id, second.id)).json()).toEqual({ status: 'sent', error: null });
+    const templateCall = fake.calls[fake.calls.length - 1];
+    expect(templateCall.body).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: from,
+      type: 'template',
+      template: { name: 'follow_up', language: { code: 'en_US' } },
+    });
+    // and Meta may still fail it later: failed, with Meta's error
+    await notify(replyStatusNotification(account.phoneNumberId, from, templateCall.messageId!, 'failed'));
+    expect(await replyOf(conversation.id, 1)).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('131047 Re-engagement message'),
+    });
+    // a status for a message of no reply of this account changes nothing
+    expect((await notify(replyStatusNotification(account.phoneNumberId, from, 'wamid.unknown', 'read'))).status).toBe(
+      200,
+    );
+    await error(redeliver(conversation.id, randomUUID()), 404, 'not_found');
+    const reader = bearer(await createKey(h, owner, ['whatsapp:read']));
+    await error(
+      h.request(`/v1/whatsapp/conversations/${conversation.id}/messages/${second.id}/redeliver`, {
+        method: 'POST',
+        headers: reader,
+      }),
+      403,
+      'forbidden',
+    );
+  }, 120_000);
 });

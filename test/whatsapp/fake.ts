@@ -6,9 +6,17 @@ import type { AddressInfo } from 'node:net';
 export interface GraphCall {
   path: string;
   authorization: string | undefined;
-  body: { to?: string; type?: string; text?: { body?: string }; messaging_product?: string };
+  body: {
+    to?: string;
+    type?: string;
+    text?: { body?: string };
+    template?: { name?: string; language?: { code?: string } };
+    messaging_product?: string;
+  };
   /** The status the fake answered. */
   status: number;
+  /** The message id it answered with, when it took the message. */
+  messageId?: string;
 }
 
 /**
@@ -29,7 +37,8 @@ export async function startWhatsAppFake(respond: (n: number) => number = () => 2
       } catch {
         // recorded as an empty body
       }
-      calls.push({ path: req.url ?? '', authorization: req.headers.authorization, body, status });
+      const messageId = status === 200 ? `wamid.${randomUUID()}` : undefined;
+      calls.push({ path: req.url ?? '', authorization: req.headers.authorization, body, status, messageId });
       res.statusCode = status;
       res.setHeader('content-type', 'application/json');
       res.end(
@@ -37,9 +46,13 @@ export async function startWhatsAppFake(respond: (n: number) => number = () => 2
           ? JSON.stringify({
               messaging_product: 'whatsapp',
               contacts: [{ input: body.to, wa_id: body.to }],
-              messages: [{ id: `wamid.${randomUUID()}` }],
+              messages: [{ id: messageId }],
             })
-          : JSON.stringify({ error: { message: 'Service temporarily unavailable', code: 2 } }),
+          : status === 400
+            ? JSON.stringify({
+                error: { message: '(#131030) Recipient phone number not in allowed list', code: 131030 },
+              })
+            : JSON.stringify({ error: { message: 'Service temporarily unavailable', code: 2 } }),
       );
     });
   });
@@ -112,6 +125,51 @@ export function statusNotification(phoneNumberId: string, recipient: string): Re
                   status: 'delivered',
                   timestamp: String(Math.floor(Date.now() / 1000)),
                   recipient_id: recipient,
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** Meta's status webhook for a message the business sent: `sent`, `delivered`, `read`, or `failed` with errors. */
+export function replyStatusNotification(
+  phoneNumberId: string,
+  recipient: string,
+  messageId: string,
+  status: 'sent' | 'delivered' | 'read' | 'failed',
+): Record<string, unknown> {
+  const failed = {
+    errors: [
+      {
+        code: 131047,
+        title: 'Re-engagement message',
+        message: 'Re-engagement message',
+        error_data: { details: 'Message failed to send because more than 24 hours have passed' },
+      },
+    ],
+  };
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: '102290129340398',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550783881', phone_number_id: phoneNumberId },
+              statuses: [
+                {
+                  id: messageId,
+                  status,
+                  timestamp: String(Math.floor(Date.now() / 1000)),
+                  recipient_id: recipient,
+                  ...(status === 'failed' ? failed : {}),
                 },
               ],
             },

@@ -28,7 +28,7 @@ type IdParams = z.infer<typeof idParams>;
 const read = { auth: 'any', scope: 'phone:read' } as const;
 const manage = { auth: 'any', scope: 'phone:manage' } as const;
 
-/** Phone voices and models, and numbers with their webhook secrets (docs/api/phone.md). */
+/** Phone voices and models, and numbers with their callback URLs (docs/api/phone.md). */
 export function phoneNumberRoutes(deps: PhoneDeps & { models: ModelRegistry }): RouteDef[] {
   return [
     defineRoute({
@@ -56,13 +56,13 @@ export function phoneNumberRoutes(deps: PhoneDeps & { models: ModelRegistry }): 
     defineRoute<z.infer<typeof createNumberBody>>({
       method: 'POST',
       path: '/v1/phone/numbers',
-      summary: 'Connect a number to a phone agent; answers its webhook secret once',
+      summary: 'Connect a number to a phone agent; answers its callback URL once',
       tag: 'phone',
       access: manage,
       body: createNumberBody,
       idempotency: 'secret',
       responses: {
-        201: { description: 'Connected; `webhookSecret` is shown this once', schema: numberCreatedOut },
+        201: { description: 'Connected; `callbackUrl` is shown this once', schema: numberCreatedOut },
         409: { description: '`conflict`: the number is connected already' },
       },
       async handler(ctx, { body }) {
@@ -123,12 +123,12 @@ export function phoneNumberRoutes(deps: PhoneDeps & { models: ModelRegistry }): 
     defineRoute<undefined, undefined, IdParams>({
       method: 'POST',
       path: '/v1/phone/numbers/:id/rotate-secret',
-      summary: 'Replace the webhook secret; the old one stops verifying at once',
+      summary: 'Replace the callback URL token; the old URL answers 404 at once',
       tag: 'phone',
       access: manage,
       params: idParams,
       idempotency: 'secret',
-      responses: { 200: { description: 'The new secret, shown this once', schema: secretOut } },
+      responses: { 200: { description: 'The new callback URL, shown this once', schema: secretOut } },
       async handler(ctx, { params }) {
         ctx.body = await rotateSecret(ctx.state.em, deps, ctx.state.identity!, params.id);
       },

@@ -3,7 +3,8 @@ import { errors } from '../../../domain/errors';
 import type { WhatsAppAccountDeps } from '../../../domain/whatsapp/accounts';
 import { authenticatePost, verifySubscription } from '../../../domain/whatsapp/hooks';
 import { receiveMessages } from '../../../domain/whatsapp/inbound';
-import { textMessages } from '../../../domain/whatsapp/payload';
+import { replyStatuses, textMessages } from '../../../domain/whatsapp/payload';
+import { applyReplyStatuses } from '../../../domain/whatsapp/replyStatus';
 import { SIGNATURE_HEADER } from '../../../domain/whatsapp/signature';
 import type { Config } from '../../../platform/config';
 import type { Temporal } from '../../../platform/temporal';
@@ -86,6 +87,7 @@ export function whatsappHookRoutes(
         } catch {
           throw errors.invalidJson();
         }
+        await applyReplyStatuses(ctx.state.em, account.id, replyStatuses(body, account.phoneNumberId));
         const messages = textMessages(body, account.phoneNumberId);
         const received = await receiveMessages(
           { em: ctx.state.em, temporal: deps.temporal, config: deps.config },

@@ -76,8 +76,8 @@ export class Phone {
     await this.http.request({ ...options, method: 'DELETE', path: numberPath(id) });
   }
 
-  /** Replaces the webhook secret; the old one stops verifying at once. @throws {NotFoundError} */
-  rotateSecret(id: string, options?: CallOptions): Promise<{ webhookSecret: string }> {
+  /** Replaces the callback URL's token; the old URL answers 404 at once. @throws {NotFoundError} */
+  rotateSecret(id: string, options?: CallOptions): Promise<{ callbackUrl: string }> {
     return this.http.request({ ...options, method: 'POST', path: `${numberPath(id)}/rotate-secret` });
   }
 

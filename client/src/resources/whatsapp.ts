@@ -6,6 +6,7 @@ import type {
   WhatsAppAccountCreateParams,
   WhatsAppConversation,
   WhatsAppConversationDetail,
+  WhatsAppRedelivery,
 } from '../whatsapp-types.js';
 
 const accountPath = (id: string) => `/v1/whatsapp/accounts/${encodeURIComponent(id)}`;
@@ -84,6 +85,18 @@ export class WhatsApp {
       ...options,
       method: 'GET',
       path: `/v1/whatsapp/conversations/${encodeURIComponent(id)}`,
+    });
+  }
+
+  /**
+   * Sends a failed reply again, one attempt now; answers how it went.
+   * @throws {NotFoundError} for an unknown conversation or reply; {@link ConflictError} for a reply that has not failed
+   */
+  redeliver(conversationId: string, messageId: string, options?: CallOptions): Promise<WhatsAppRedelivery> {
+    return this.http.request({
+      ...options,
+      method: 'POST',
+      path: `/v1/whatsapp/conversations/${encodeURIComponent(conversationId)}/messages/${encodeURIComponent(messageId)}/redeliver`,
     });
   }
 }
