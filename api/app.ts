@@ -48,6 +48,7 @@ import { runEventRoutes } from './routes/runEvents';
 import { runRoutes } from './routes/runs';
 import { runShareRoutes } from './routes/runShares';
 import { runInputFileRoutes } from './routes/runInputFiles';
+import { runReportRoutes } from './routes/runReports';
 import { outputConnectionRoutes } from './routes/outputs/connections';
 import { usageRoutes } from './routes/usage';
 import { webhookRoutes } from './routes/webhooks';
@@ -135,6 +136,7 @@ export function declareRoutes(
     ...webhookRoutes({ config: deps.config, temporal: deps.temporal }),
     ...outputConnectionRoutes({ config: deps.config, temporal: deps.temporal }),
     ...runShareRoutes({ config: deps.config }),
+    ...runReportRoutes({ config: deps.config }),
     ...usageRoutes(),
     ...fileRoutes({ config: deps.config, storage }),
     ...folderRoutes(),

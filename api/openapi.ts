@@ -141,7 +141,11 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
       responses[status] = doc.schema
         ? {
             description: doc.description,
-            content: { 'application/json': { schema: jsonSchema(doc.schema, 'output') } },
+            content: {
+              'application/json': { schema: jsonSchema(doc.schema, 'output') },
+              // a route that can also answer in another form (a report as HTML) lists it beside the JSON
+              ...Object.fromEntries([doc.contentType ?? []].flat().map((type) => [type, {}])),
+            },
           }
         : Number(status) >= 400
           ? { description: doc.description, content: errorContent }

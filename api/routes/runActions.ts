@@ -13,7 +13,8 @@ type IdParams = z.infer<typeof idParams>;
 /** The answers to a run's gates, cancel and feedback (docs/api/runs.md). */
 export function runActionRoutes(deps: RelayDeps): RouteDef[] {
   async function answer(ctx: AppContext, runId: string, actionId: string | undefined, given: GateAnswer) {
-    const run = await answerGate(deps, ctx.state.em, ctx.state.identity!.workspaceId, runId, actionId, given);
+    const identity = ctx.state.identity!;
+    const run = await answerGate(deps, ctx.state.em, identity.workspaceId, runId, actionId, given, identity);
     ctx.status = 202;
     ctx.body = serializeRun(run);
   }

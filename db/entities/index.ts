@@ -23,6 +23,8 @@ import { RunSchema } from './Run';
 import { RunStepSchema } from './RunStep';
 import { RunMessageSchema } from './RunMessage';
 import { LocalRunBatchSchema } from './LocalRunBatch';
+import { RunArtifactSchema } from './RunArtifact';
+import { RunGateAnswerSchema } from './RunGateAnswer';
 import { RunShareSchema } from './RunShare';
 import { BaseEntitySchema } from './BaseEntity';
 import { LedgerEntrySchema } from './LedgerEntry';
@@ -124,6 +126,8 @@ export const entities = [
   OutputDeliverySchema,
   RunShareSchema,
   LocalRunBatchSchema,
+  RunArtifactSchema,
+  RunGateAnswerSchema,
   AppSchema,
   AppDomainSchema,
   AppRunTokenSchema,
