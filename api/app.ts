@@ -69,6 +69,7 @@ import { copilotRoutes } from './routes/copilots/copilots';
 import { copilotSessionRoutes } from './routes/copilots/sessions';
 import { savedTableRoutes } from './routes/savedTables/savedTables';
 import { phoneNumberRoutes } from './routes/phone/numbers';
+import { phoneAgentRoutes } from './routes/phone/agents';
 import { phoneCallRoutes } from './routes/phone/calls';
 import { phoneCalendarRoutes } from './routes/phone/calendar';
 import { phoneHookRoutes } from './routes/phone/hooks';
@@ -164,6 +165,7 @@ export function declareRoutes(
     ...flowRunRoutes({ config: deps.config, temporal: deps.temporal, box }),
     ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, box, rateLimits: deps.rateLimits }),
     ...phoneNumberRoutes({ box, config: deps.config, models }),
+    ...phoneAgentRoutes({ models, tools }),
     ...phoneCallRoutes({ temporal: deps.temporal, config: deps.config }),
     ...phoneCalendarRoutes(),
     ...phoneHookRoutes({
