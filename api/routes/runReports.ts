@@ -36,7 +36,11 @@ export function runReportRoutes(deps: { config: Config }): RouteDef[] {
       params: idParams,
       query: reportQuery,
       responses: {
-        200: { description: 'The report (JSON, or HTML with `format=html`)', schema: runReportOut, contentType: 'text/html' },
+        200: {
+          description: 'The report (JSON, or HTML with `format=html`)',
+          schema: runReportOut,
+          contentType: 'text/html',
+        },
       },
       async handler(ctx, { params, query }) {
         const report = await runReport(ctx.state.em, ctx.state.identity!.workspaceId, params.id);

@@ -53,7 +53,8 @@ export async function listRunArtifacts(
   const last = page[page.length - 1];
   return {
     artifacts: page.map(presentArtifact),
-    nextCursor: rows.length > query.limit && last ? encodeCursor({ createdAt: new Date(last.created_at), id: last.id }) : null,
+    nextCursor:
+      rows.length > query.limit && last ? encodeCursor({ createdAt: new Date(last.created_at), id: last.id }) : null,
   };
 }
 
