@@ -76,7 +76,7 @@ export function renderRunReport(report: RunReport, publicUrl: string): string {
 <dl>
 <dt>run</dt><dd>${escapeHtml(run.id)}</dd>
 <dt>status</dt><dd>${escapeHtml(run.status)}</dd>
-<dt>agent</dt><dd>${text(agent.name ?? '(deleted)')} <small>${escapeHtml(agent.id)}</small>, version ${agent.version}</dd>
+<dt>agent</dt><dd>${text(agent.name ?? '(unknown)')} <small>${escapeHtml(agent.id)}</small>, version ${agent.version}</dd>
 <dt>created</dt><dd>${text(run.createdAt)}</dd>
 <dt>started</dt><dd>${text(run.startedAt)}</dd>
 <dt>completed</dt><dd>${text(run.completedAt)}</dd>

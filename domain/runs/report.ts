@@ -50,7 +50,7 @@ export interface RunReport {
 const GATES = new Set(['input', 'approval', 'review']);
 
 /**
- * A run of the workspace as a report: its agent (named while it exists), the timeline of its steps with each
+ * A run of the workspace as a report: its agent (by its current name; a deleted agent keeps it), the timeline of its steps with each
  * gate's answer and who gave it, its output or error, usage and cost, and the files it produced.
  * @throws `not_found`, also for a run of another workspace
  */
