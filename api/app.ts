@@ -49,6 +49,7 @@ import { runEventRoutes } from './routes/runEvents';
 import { runRoutes } from './routes/runs';
 import { runShareRoutes } from './routes/runShares';
 import { runInputFileRoutes } from './routes/runInputFiles';
+import { runReportRoutes } from './routes/runReports';
 import { outputConnectionRoutes } from './routes/outputs/connections';
 import { usageRoutes } from './routes/usage';
 import { webhookRoutes } from './routes/webhooks';
@@ -69,6 +70,7 @@ import { copilotRoutes } from './routes/copilots/copilots';
 import { copilotSessionRoutes } from './routes/copilots/sessions';
 import { savedTableRoutes } from './routes/savedTables/savedTables';
 import { phoneNumberRoutes } from './routes/phone/numbers';
+import { phoneAgentRoutes } from './routes/phone/agents';
 import { phoneCallRoutes } from './routes/phone/calls';
 import { phoneCalendarRoutes } from './routes/phone/calendar';
 import { phoneHookRoutes } from './routes/phone/hooks';
@@ -138,6 +140,7 @@ export function declareRoutes(
     ...webhookRoutes({ config: deps.config, temporal: deps.temporal }),
     ...outputConnectionRoutes({ config: deps.config, temporal: deps.temporal }),
     ...runShareRoutes({ config: deps.config }),
+    ...runReportRoutes({ config: deps.config }),
     ...usageRoutes(),
     ...fileRoutes({ config: deps.config, storage }),
     ...folderRoutes(),
@@ -165,6 +168,7 @@ export function declareRoutes(
     ...flowRunRoutes({ config: deps.config, temporal: deps.temporal, box }),
     ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, box, rateLimits: deps.rateLimits }),
     ...phoneNumberRoutes({ box, config: deps.config, models }),
+    ...phoneAgentRoutes({ models, tools }),
     ...phoneCallRoutes({ temporal: deps.temporal, config: deps.config, box }),
     ...phoneCalendarRoutes(),
     ...phoneHookRoutes({

@@ -143,7 +143,7 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
             description: doc.description,
             content: {
               'application/json': { schema: jsonSchema(doc.schema, 'output') },
-              // a route that can also answer in another media type (the audit log's CSV)
+              // a route that can also answer in another media type (the audit log's CSV, a report's HTML)
               ...Object.fromEntries(
                 [doc.contentType ?? []]
                   .flat()

@@ -24,7 +24,7 @@ export interface ResponseDoc {
   description: string;
   /** A JSON body's schema. */
   schema?: ZodType;
-  /** The media type of a body that is not JSON (an event stream, stored bytes). */
+  /** The media type of a body that is not JSON (an event stream, stored bytes); beside `schema`, another form. */
   contentType?: string | string[];
 }
 

@@ -14,8 +14,17 @@ type IdParams = z.infer<typeof idParams>;
 /** The answers to a run's gates, cancel and feedback (docs/api/runs.md). */
 export function runActionRoutes(deps: RelayDeps): RouteDef[] {
   async function answer(ctx: AppContext, runId: string, actionId: string | undefined, given: GateAnswer) {
-    const { workspaceId } = ctx.state.identity!;
-    const run = await answerGate(deps, ctx.state.em, workspaceId, runId, actionId, given, auditContext(ctx));
+    const identity = ctx.state.identity!;
+    const run = await answerGate(
+      deps,
+      ctx.state.em,
+      identity.workspaceId,
+      runId,
+      actionId,
+      given,
+      auditContext(ctx),
+      identity,
+    );
     ctx.status = 202;
     ctx.body = serializeRun(run);
   }

@@ -62,3 +62,50 @@ export interface RunDashboard {
   completedAt: string | null;
   shared: boolean;
 }
+
+/** A file a run produced (`runs.artifacts`); download it with `files.content(fileId)`. */
+export interface RunArtifact {
+  fileId: string;
+  name: string;
+  mime: string;
+  size: number;
+  /** The index of the step that wrote it. */
+  step: number | null;
+  createdAt: string;
+}
+
+/** Who answered a gate of a run: a user of the console or an API key. */
+export interface GateAnswerer {
+  type: 'user' | 'api_key';
+  id: string;
+  name: string | null;
+}
+
+/** One step of a run report's timeline; gates carry what was asked, the answer, who gave it and when. */
+export interface RunReportStep {
+  index: number;
+  type: string;
+  status: string;
+  startedAt: string;
+  completedAt: string | null;
+  tool?: string;
+  error?: string;
+  gate?: {
+    actionId: string | null;
+    asked: Record<string, unknown>;
+    answer: unknown;
+    answeredBy: GateAnswerer | null;
+    answeredAt: string | null;
+  };
+}
+
+/** `runs.report`: a run summarised for a person. */
+export interface RunReport {
+  run: { id: string; status: string; createdAt: string; startedAt: string | null; completedAt: string | null };
+  agent: { id: string; name: string | null; version: number };
+  timeline: RunReportStep[];
+  output: unknown;
+  error: { code: string; message: string } | null;
+  usage: { inputTokens: number; outputTokens: number; costUsd: number };
+  artifacts: RunArtifact[];
+}

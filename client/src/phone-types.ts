@@ -1,4 +1,5 @@
 /** Phone types (docs/api/phone.md). */
+import type { Agent, AgentCreateParams } from './types.js';
 
 /** A voice a phone agent may speak with (`settings.voice`). */
 export interface PhoneVoice {
@@ -108,4 +109,21 @@ export interface PhoneCalendarParams {
   timezone: string;
   weeklyHours: WeeklyHours[];
   slotMinutes: number;
+}
+
+/** A number a phone agent answers, as the agent lists it. */
+export interface PhoneAgentNumber {
+  id: string;
+  e164: string;
+  provider: string;
+}
+
+/** A phone agent: an {@link Agent} on a phone preset, with the numbers it answers. */
+export interface PhoneAgent extends Agent {
+  numbers: PhoneAgentNumber[];
+}
+
+/** Body of `phone.createAgent`: as `agents.create`, with `presetId` one of the phone presets. */
+export interface PhoneAgentCreateParams extends AgentCreateParams {
+  presetId: 'phone-receptionist' | 'phone-booking';
 }

@@ -19,6 +19,7 @@ import type {
   PhoneNumber,
   PhoneTranscriptEntry,
   PhoneVoice,
+  PhoneAgent,
 } from './phone-types.js';
 import type {
   Agent,
@@ -61,7 +62,9 @@ import type {
   OutputConnection,
   OutputDelivery,
   OutputDeliveryAttempt,
+  RunArtifact,
   RunDashboard,
+  RunReport,
   RunShare,
 } from './output-types.js';
 import type { KnowledgeDocument, KnowledgeSearchResult, KnowledgeSource, SearchResult } from './knowledge-types.js';
@@ -161,6 +164,7 @@ export const AGENT_FIELDS = {
   createdAt: R,
   updatedAt: R,
 } as const satisfies Fields<Agent>;
+export const PHONE_AGENT_FIELDS = { ...AGENT_FIELDS, numbers: R } as const satisfies Fields<PhoneAgent>;
 export const AGENT_VERSION_FIELDS = {
   version: R,
   instructions: 'optional|null',
@@ -470,6 +474,23 @@ export const RUN_DASHBOARD_FIELDS = {
   completedAt: N,
   shared: R,
 } as const satisfies Fields<RunDashboard>;
+export const RUN_ARTIFACT_FIELDS = {
+  fileId: R,
+  name: R,
+  mime: R,
+  size: R,
+  step: N,
+  createdAt: R,
+} as const satisfies Fields<RunArtifact>;
+export const RUN_REPORT_FIELDS = {
+  run: R,
+  agent: R,
+  timeline: R,
+  output: N,
+  error: N,
+  usage: R,
+  artifacts: R,
+} as const satisfies Fields<RunReport>;
 export const INPUT_FILE_FIELDS = { ...FILE_FIELDS, lastUsedAt: R, runId: R } as const satisfies Fields<InputFile>;
 export const LOCAL_RUN_BATCH_FIELDS = {
   id: R,

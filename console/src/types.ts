@@ -154,3 +154,13 @@ export interface ConsoleSettings {
   namespace: string;
   unverifiedRunLimit: number;
 }
+
+/** A file a run produced (`GET /v1/runs/{id}/artifacts`). */
+export interface RunArtifact {
+  fileId: string;
+  name: string;
+  mime: string;
+  size: number;
+  step: number | null;
+  createdAt: string;
+}

@@ -37,7 +37,7 @@ export function uploadFile(
 }
 
 /** Downloads a file through fetch (the request must carry X-Workspace-Id), then saves it. */
-export async function downloadFile(file: FileItem): Promise<void> {
+export async function downloadFile(file: Pick<FileItem, 'id' | 'filename'>): Promise<void> {
   const res = await fetch(`/v1/files/${file.id}/content`, { headers: baseHeaders(), credentials: 'same-origin' });
   if (!res.ok) {
     let parsed: unknown;

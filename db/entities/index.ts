@@ -24,6 +24,8 @@ import { RunSchema } from './Run';
 import { RunStepSchema } from './RunStep';
 import { RunMessageSchema } from './RunMessage';
 import { LocalRunBatchSchema } from './LocalRunBatch';
+import { RunArtifactSchema } from './RunArtifact';
+import { RunGateAnswerSchema } from './RunGateAnswer';
 import { RunShareSchema } from './RunShare';
 import { BaseEntitySchema } from './BaseEntity';
 import { LedgerEntrySchema } from './LedgerEntry';
@@ -127,6 +129,8 @@ export const entities = [
   RunShareSchema,
   LocalRunBatchSchema,
   AuditEntrySchema,
+  RunArtifactSchema,
+  RunGateAnswerSchema,
   AppSchema,
   AppDomainSchema,
   AppRunTokenSchema,

@@ -33,6 +33,7 @@ import { Migration20261127220000 } from './Migration20261127220000';
 import { Migration20261128010000 } from './Migration20261128010000';
 import { Migration20261207030000 } from './Migration20261207030000';
 import { Migration20261207080000 } from './Migration20261207080000';
+import { Migration20261207102000 } from './Migration20261207102000';
 import { Migration20261207103000 } from './Migration20261207103000';
 import { Migration20261207103500 } from './Migration20261207103500';
 import { Migration20261207103600 } from './Migration20261207103600';
@@ -77,6 +78,7 @@ export const migrationsList = [
   { name: 'Migration20261128010000', class: Migration20261128010000 },
   { name: 'Migration20261207030000', class: Migration20261207030000 },
   { name: 'Migration20261207080000', class: Migration20261207080000 },
+  { name: 'Migration20261207102000', class: Migration20261207102000 },
   { name: 'Migration20261207103000', class: Migration20261207103000 },
   { name: 'Migration20261207103500', class: Migration20261207103500 },
   { name: 'Migration20261207103600', class: Migration20261207103600 },

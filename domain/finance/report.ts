@@ -1,13 +1,12 @@
-import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import ExcelJS from 'exceljs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { File } from '../../db/entities/File';
 import type { FinanceRun } from '../../db/entities/FinanceRun';
-import { Workspace } from '../../db/entities/Workspace';
 import type { Storage } from '../../platform/storage/storage';
 import { ApiError } from '../errors';
-import { claimQuota, type QuotaDetails } from '../quotas/quotas';
+import { storeRunFile } from '../files/runFiles';
+import type { QuotaDetails } from '../quotas/quotas';
 import { microsToAmount } from './money';
 
 export interface ReportLine {
@@ -88,9 +87,15 @@ const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 /**
  * The `finance_report` tool: the run's monthly report (per month and category, as a PDF) or cash-flow
  * report (per month with the running balance, as an XLSX workbook), and the file written to the
- * workspace's library. A retried call finds the file it wrote and does not write another.
+ * workspace's library as an artifact of the run, written by `step`. A retried call finds the file it wrote and
+ * does not write another.
  */
-export async function buildReport(em: EntityManager, storage: Storage, financeRun: FinanceRun): Promise<FinanceReport> {
+export async function buildReport(
+  em: EntityManager,
+  storage: Storage,
+  financeRun: FinanceRun,
+  step: number | null,
+): Promise<FinanceReport> {
   const { kind, from, to } = financeRun.params as { kind: 'monthly' | 'cashflow'; from: string; to: string };
   const workspaceId = financeRun.workspace.id;
   const rows = await reportRows(em, workspaceId, kind, from, to);
@@ -125,19 +130,19 @@ export async function buildReport(em: EntityManager, storage: Storage, financeRu
             ),
           )
         : await xlsxBytes(lines);
-    // the file id is the finance run's own id, so a retry of this call finds it instead of writing a second
-    const key = financeRun.id;
-    const put = await storage.put(key, Readable.from(bytes), { maxBytes: bytes.length + 1 });
     const mime = kind === 'monthly' ? PDF_MIME : XLSX_MIME;
-    const file = new File(em.getReference(Workspace, workspaceId), filename, mime, put.size, put.sha256, key);
-    file.id = key;
     try {
-      await em.transactional(async (tx) => {
-        await claimQuota(tx, workspaceId, { storageBytes: put.size });
-        tx.persist(file);
+      // the file id is the finance run's own id, so a retry of this call finds it instead of writing a second
+      await storeRunFile(em, storage, {
+        workspaceId,
+        runId: financeRun.runId,
+        step,
+        fileId: financeRun.id,
+        filename,
+        mime,
+        bytes,
       });
     } catch (err) {
-      await storage.delete(key);
       // A full library does not fail the run: the report's lines are its answer, without the file.
       const quota = err instanceof ApiError ? (err.details?.quota as QuotaDetails | undefined) : undefined;
       if (!quota) throw err;

@@ -44,13 +44,14 @@ export async function runFinanceTool(
   runId: string,
   args: Record<string, unknown>,
   zipLimits: ZipLimits,
+  step: number | null = null,
 ): Promise<string> {
   const em = orm.em.fork();
   const financeRun = await em.findOne(FinanceRun, { runId });
   if (!financeRun) throw new Error(`${name} works only in runs started by the finance routes`);
   if (name === FINANCE_REPORT) {
     if (financeRun.kind !== 'report') throw new Error(`${name} belongs to report runs`);
-    return JSON.stringify(await buildReport(em, storage, financeRun));
+    return JSON.stringify(await buildReport(em, storage, financeRun, step));
   }
   if (financeRun.kind !== 'reconciliation') throw new Error(`${name} belongs to reconciliation runs`);
   if (name === FINANCE_RECONCILE) return JSON.stringify(await proposeMatches(em, storage, financeRun, zipLimits));
@@ -69,6 +70,7 @@ export function registerFinanceTools(tools: ToolRegistry, deps: ToolDeps): void 
         context.runId,
         args,
         deps.zipLimits ?? DEFAULT_ZIP_LIMITS,
+        context.stepIndex ?? null,
       );
     });
   }

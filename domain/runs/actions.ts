@@ -20,6 +20,8 @@ import {
 } from '../../workflows/messages';
 import { ApiError } from '../errors';
 import { findRun } from './find';
+import { recordGateAnswerer } from './gateAnswerers';
+import type { Identity } from '../identity/identity';
 import { requestHash } from '../shared/idempotency/fingerprint';
 import type { AuditContext } from '../audit/context';
 import { recordAudit } from '../audit/record';
@@ -43,8 +45,8 @@ const GATE_STATUS = { input: 'needs_input', approve: 'needs_approval', review: '
  * (the workflow ignores an answer to any other action). A retried answer with the action id of an
  * accepted one gets the same result, whatever gate the run has reached since; any other answer that
  * finds no matching pending action is 409 `run.invalid_state`. Throws `unavailable` when Temporal does
- * not take the signal in time; the claim is then released so the caller can answer again. Returns the
- * run as its claim left it.
+ * not take the signal in time; the claim is then released so the caller can answer again. `answeredBy` is
+ * kept as who answered (gateAnswerers.ts). Returns the run as its claim left it.
  */
 export async function answerGate(
   deps: RelayDeps,
@@ -54,6 +56,7 @@ export async function answerGate(
   actionId: string | undefined,
   answer: GateAnswer,
   audit: AuditContext,
+  answeredBy?: Identity,
 ): Promise<Run> {
   // The claim and its signal's outbox row in one statement: the row is written only when the claim is,
   // with the claimed action id in its call and in its key (as answerKey makes it). Its audit entry
@@ -96,6 +99,7 @@ export async function answerGate(
   const id = claimed.answered_action_id as string;
   entry.call = signalCall(runId, id, answer);
   entry.dedupeKey = answerKey(runId, id);
+  if (answeredBy) await recordGateAnswerer(em, runId, id, answeredBy);
   try {
     await relayNow(deps, em, entry);
   } catch (err) {

@@ -200,7 +200,7 @@ export function createRunExecution(deps: RunExecutionDeps) {
       await write('running', { tool: call.name, args: call.args });
       let result: string;
       try {
-        result = await deps.tools.run(call, signal, { runId });
+        result = await deps.tools.run(call, signal, { runId, stepIndex: index });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         await write('failed', { error: message });

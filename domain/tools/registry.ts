@@ -32,12 +32,21 @@ const GENERIC_SPECS: ToolSpec[] = [
 ];
 
 /**
+ * The calling run of a tool call, and the index of the step that makes the call (a file the tool writes is
+ * that step's artifact, domain/files/runFiles.ts).
+ */
+export interface ToolContext {
+  runId: string;
+  stepIndex?: number;
+}
+
+/**
  * Runs one tool call. `context` names the calling run, for tools that work on its workspace and agent;
  * it is absent where no run calls (the API only lists tools).
  */
 export type ToolHandler = (
   args: Record<string, unknown>,
-  context: { runId: string } | undefined,
+  context: ToolContext | undefined,
   signal?: AbortSignal,
 ) => Promise<string>;
 
@@ -62,7 +71,7 @@ export interface ToolRegistry {
    * Runs a tool other than ask_user (that one is a human gate, handled by the workflow). `context.runId`
    * names the calling run, for tools that work on its workspace and agent (`knowledge_search`).
    */
-  run(call: ToolCall, signal?: AbortSignal, context?: { runId: string }): Promise<string>;
+  run(call: ToolCall, signal?: AbortSignal, context?: ToolContext): Promise<string>;
   /**
    * Adds an area's tool (docs/architecture.md, "Registries"): the registry knows no area's tools, the
    * composition roots register them. @throws Error for a name already taken

@@ -276,6 +276,13 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('runs.share', (s) => s.runs.share(ID), S.RUN_SHARE_FIELDS),
   call('runs.unshare', (s) => s.runs.unshare(ID), null),
   call('runs.dashboard', (s) => s.runs.dashboard(ID), S.RUN_DASHBOARD_FIELDS),
+  call(
+    'runs.artifacts',
+    (s) => s.runs.artifacts(ID, { limit: 5 }).toArray(),
+    S.RUN_ARTIFACT_FIELDS,
+    paged('artifacts'),
+  ),
+  call('runs.report', (s) => s.runs.report(ID), S.RUN_REPORT_FIELDS),
   call('runs.inputFiles', (s) => s.runs.inputFiles({ limit: 5 }).toArray(), S.INPUT_FILE_FIELDS, paged('files')),
   call(
     'runs.localBatches',
@@ -416,6 +423,15 @@ export const CLIENT_CALLS: ClientCall[] = [
     S.PHONE_CALENDAR_FIELDS,
   ),
   call('phone.cancelBooking', (s) => s.phone.cancelBooking(ID), null),
+  call(
+    'phone.createAgent',
+    (s) => s.phone.createAgent({ name: 'Desk', presetId: 'phone-receptionist' }),
+    S.PHONE_AGENT_FIELDS,
+  ),
+  call('phone.listAgents', (s) => s.phone.listAgents({ limit: 5 }).toArray(), S.PHONE_AGENT_FIELDS, paged('agents')),
+  call('phone.getAgent', (s) => s.phone.getAgent(ID), S.PHONE_AGENT_FIELDS),
+  call('phone.updateAgent', (s) => s.phone.updateAgent(ID, { name: 'Desk 2' }), S.PHONE_AGENT_FIELDS),
+  call('phone.deleteAgent', (s) => s.phone.deleteAgent(ID), null),
   call('search.query', (s) => s.search.query({ q: 'x', types: ['runs', 'knowledge'] }), S.SEARCH_RESULT_FIELDS, {
     keys: ['results'],
     items: 'results',

@@ -145,6 +145,11 @@ describe('console', () => {
     expect(await page.getByRole('link', { name: 'Open in Temporal UI' }).getAttribute('href')).toBe(
       `${TEMPORAL_UI}/namespaces/${h.config.temporal.namespace}/workflows/run-${runId}`,
     );
+    // the printable report, and the files the run produced (none for this one)
+    expect(await page.getByRole('link', { name: 'Printable report' }).getAttribute('href')).toBe(
+      `/v1/runs/${runId}/report?format=html`,
+    );
+    await page.getByText('This run produced no files.').waitFor();
     await checkPage(page, 'run-detail');
     await page.getByRole('button', { name: 'Send feedback' }).click();
     await page.getByText('Thank you for your feedback.').waitFor();

@@ -73,7 +73,9 @@ describe('runs:read grants', () => {
     expect(ids.slice(0, 2)).toEqual([a, b]);
     expect(ids).not.toContain(unused);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(first.id).not.toBe(third.id);
+    // the newest use wins: a's use by the first run is superseded by the third's
+    expect(page1.files[0].lastUsedAt).toBe(third.createdAt);
+    expect(all.files.find((f: { id: string }) => f.id === a).runId).not.toBe(first.id);
 
     // a deleted file drops out; another workspace sees none of these
     expect((await h.request(`/v1/files/${b}`, { method: 'DELETE', headers: auth })).status).toBe(204);

@@ -12,9 +12,13 @@ import type {
   PhoneNumberCreateParams,
   PhoneNumberUpdateParams,
   PhoneVoice,
+  PhoneAgent,
+  PhoneAgentCreateParams,
 } from '../phone-types.js';
+import type { AgentCreateParams } from '../types.js';
 
 const numberPath = (id: string) => `/v1/phone/numbers/${encodeURIComponent(id)}`;
+const agentPath = (id: string) => `/v1/phone/agents/${encodeURIComponent(id)}`;
 
 /** Phone agents' numbers, calls and calendar. */
 export class Phone {
@@ -120,5 +124,44 @@ export class Phone {
       method: 'DELETE',
       path: `/v1/phone/calendar/bookings/${encodeURIComponent(id)}`,
     });
+  }
+
+  /**
+   * Creates a phone agent (needs `phone:manage` and `agents:write`); the same agent `agents.get` reads.
+   * @throws {ValidationError} for a preset that is not a phone preset, an unknown model, tool or voice
+   */
+  createAgent(params: PhoneAgentCreateParams, options?: CallOptions): Promise<PhoneAgent> {
+    return this.http.request({ ...options, method: 'POST', path: '/v1/phone/agents', json: params });
+  }
+
+  /** Lists phone agents with their numbers, newest first, as a lazily fetched {@link CursorList}. */
+  listAgents(params: { limit?: number } = {}, options?: CallOptions): CursorList<'agents', PhoneAgent> {
+    return new CursorList('agents', (cursor) =>
+      this.http.request({
+        ...options,
+        method: 'GET',
+        path: '/v1/phone/agents',
+        query: { limit: params.limit, cursor },
+      }),
+    );
+  }
+
+  /** A phone agent with its numbers. @throws {NotFoundError} for an unknown agent or one not on a phone preset */
+  getAgent(id: string, options?: CallOptions): Promise<PhoneAgent> {
+    return this.http.request({ ...options, method: 'GET', path: agentPath(id) });
+  }
+
+  /** Changes a phone agent (a definition change makes a new version). @throws {NotFoundError} */
+  updateAgent(
+    id: string,
+    params: Partial<Omit<AgentCreateParams, 'presetId'>>,
+    options?: CallOptions,
+  ): Promise<PhoneAgent> {
+    return this.http.request({ ...options, method: 'PATCH', path: agentPath(id), json: params });
+  }
+
+  /** Deletes a phone agent; its runs and calls stay readable. @throws {NotFoundError} */
+  async deleteAgent(id: string, options?: CallOptions): Promise<void> {
+    await this.http.request({ ...options, method: 'DELETE', path: agentPath(id) });
   }
 }

@@ -5,7 +5,7 @@ import { CursorList } from '../pagination.js';
 import { sleep } from '../runtime.js';
 import { parseSse } from '../sse.js';
 import { isRunStatus, isTerminalStatus } from '../types.js';
-import type { RunDashboard, RunShare } from '../output-types.js';
+import type { RunArtifact, RunDashboard, RunReport, RunShare } from '../output-types.js';
 import type {
   Feedback,
   InputFile,
@@ -194,6 +194,22 @@ export class Runs {
    */
   dashboard(id: string, options?: CallOptions): Promise<RunDashboard> {
     return this.http.request({ ...options, method: 'GET', path: path(id, '/dashboard') });
+  }
+
+  /** The files the run produced (a report, a tool's output), newest first. @throws {NotFoundError} */
+  artifacts(id: string, params: { limit?: number } = {}, options?: CallOptions): CursorList<'artifacts', RunArtifact> {
+    return new CursorList('artifacts', (cursor) =>
+      this.http.request({ ...options, method: 'GET', path: path(id, '/artifacts'), query: { ...params, cursor } }),
+    );
+  }
+
+  /**
+   * The run's report: agent and version, the timeline with who answered each gate and when, output, error,
+   * usage and cost, artifacts. The service also renders it as a printable page at `/v1/runs/{id}/report?format=html`.
+   * @throws {NotFoundError} for an unknown run
+   */
+  report(id: string, options?: CallOptions): Promise<RunReport> {
+    return this.http.request({ ...options, method: 'GET', path: path(id, '/report') });
   }
 
   /** The files most recently used as run inputs, newest use first, each once. */

@@ -9,7 +9,8 @@ import { json, usd, when } from '../components/format';
 import { useRunEvents } from '../events';
 import { RUN_POLL_MS, useAgentNames } from '../hooks';
 import { useSession } from '../session';
-import { TERMINAL, type Run, type Step } from '../types';
+import { TERMINAL, type Run, type RunArtifact, type Step } from '../types';
+import { downloadFile } from '../upload';
 
 export function RunDetailPage() {
   const { id = '' } = useParams();
@@ -110,6 +111,12 @@ export function RunDetailPage() {
                   </p>
                 </>
               ) : null}
+              <p>
+                <a href={`/v1/runs/${encodeURIComponent(r.id)}/report?format=html`} target="_blank" rel="noreferrer">
+                  Printable report
+                </a>
+              </p>
+              <Artifacts runId={r.id} terminal={terminal} />
               {terminal && can('feedback:write') ? <Feedback runId={r.id} /> : null}
             </>
           );
@@ -154,6 +161,44 @@ export function RunDetailPage() {
         </ol>
       )}
     </section>
+  );
+}
+
+/** The files the run produced, each downloadable (the file library's content route). */
+function Artifacts({ runId, terminal }: { runId: string; terminal: boolean }) {
+  const artifacts = useQuery({
+    queryKey: ['run', runId, 'artifacts'],
+    queryFn: () => api<{ artifacts: RunArtifact[] }>(`/v1/runs/${runId}/artifacts?limit=100`),
+    refetchInterval: terminal ? false : RUN_POLL_MS,
+  });
+  const download = useMutation({
+    mutationFn: (a: RunArtifact) => downloadFile({ id: a.fileId, filename: a.name }),
+  });
+  return (
+    <>
+      <h2>Artifacts</h2>
+      <QueryState query={artifacts} what="artifacts">
+        {(d) =>
+          d.artifacts.length === 0 ? (
+            <p className="empty">This run produced no files.</p>
+          ) : (
+            <ul aria-label="Artifacts">
+              {d.artifacts.map((a) => (
+                <li key={a.fileId}>
+                  <button type="button" className="link" onClick={() => download.mutate(a)}>
+                    {a.name}
+                  </button>{' '}
+                  <span className="small muted">
+                    {a.mime}, {a.size} bytes{a.step === null ? '' : `, step ${a.step + 1}`}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
+      <ErrorBox error={download.error} title="Could not download the file" />
+    </>
   );
 }
 
