@@ -23,6 +23,7 @@ import { RunSchema } from './Run';
 import { RunStepSchema } from './RunStep';
 import { RunMessageSchema } from './RunMessage';
 import { LocalRunBatchSchema } from './LocalRunBatch';
+import { GateAnswerSchema } from './GateAnswer';
 import { RunShareSchema } from './RunShare';
 import { BaseEntitySchema } from './BaseEntity';
 import { LedgerEntrySchema } from './LedgerEntry';
@@ -124,6 +125,7 @@ export const entities = [
   OutputDeliverySchema,
   RunShareSchema,
   LocalRunBatchSchema,
+  GateAnswerSchema,
   AppSchema,
   AppDomainSchema,
   AppRunTokenSchema,

@@ -33,6 +33,7 @@ import { Migration20261127220000 } from './Migration20261127220000';
 import { Migration20261128010000 } from './Migration20261128010000';
 import { Migration20261207030000 } from './Migration20261207030000';
 import { Migration20261207080000 } from './Migration20261207080000';
+import { Migration20261207102500 } from './Migration20261207102500';
 
 /**
  * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
@@ -74,4 +75,5 @@ export const migrationsList = [
   { name: 'Migration20261128010000', class: Migration20261128010000 },
   { name: 'Migration20261207030000', class: Migration20261207030000 },
   { name: 'Migration20261207080000', class: Migration20261207080000 },
+  { name: 'Migration20261207102500', class: Migration20261207102500 },
 ];

@@ -48,8 +48,21 @@ export async function createApiKey(
   const ceiling = await callerCapMicros(em, identity);
   const capMicros = ceiling === null ? asked : Math.min(asked ?? ceiling, ceiling);
   const { key, plaintext } = await issueApiKey(em, identity.workspaceId, input.name, input.scopes, capMicros);
+  // A key answers approval gates as the person who made it (docs/api/runs.md#approval-policies).
+  key.createdByUserId = await makerOf(em, identity);
+  await em.flush();
   const { spentThisMonthUsd: _s, lastUsedAt: _l, ...rest } = presentApiKey(key, 0);
   return { ...rest, key: plaintext };
+}
+
+/** The person a new key is made by: a session's user, or whoever made the key that asks. */
+async function makerOf(em: EntityManager, identity: Identity): Promise<string | null> {
+  if (identity.actor === 'session') return identity.userId;
+  const [row] = await em.execute<Array<{ maker: string | null }>>(
+    'select created_by_user_id as maker from api_keys where id = ?',
+    [identity.keyId],
+  );
+  return row?.maker ?? null;
 }
 
 /**
