@@ -15,6 +15,8 @@ import { createOutputActivities } from './outputs';
 import { createPhoneActivities } from './phone';
 import { createConversationActivities } from './conversations';
 import type { ChannelRegistry } from '../domain/conversations/channelRegistry';
+import { createMailer, type Mailer } from '../platform/mailer';
+import { createLogger } from '../platform/logger';
 
 export interface ActivityDeps {
   config: Config;
@@ -25,6 +27,8 @@ export interface ActivityDeps {
   channels: ChannelRegistry;
   /** A Temporal client, to start the webhook fan-out workflows. */
   temporal: Temporal;
+  /** Approvers' notices (default: SMTP when `SVC_SMTP_URL` is set, else the log). */
+  mailer?: Mailer;
 }
 
 /** The activities of the runs task queue, built from their dependencies by the worker. */
@@ -36,6 +40,16 @@ export function createActivities(deps: ActivityDeps) {
       tools: deps.tools,
       onStatus: (run, opts) =>
         announceRunStatus(deps.orm.em, deps.temporal.client, deps.config.temporal.taskQueue, run, opts),
+      notices: {
+        config: deps.config,
+        mailer:
+          deps.mailer ??
+          createMailer({
+            smtpUrl: deps.config.smtpUrl,
+            from: deps.config.mailFrom,
+            logger: createLogger(deps.config.logLevel),
+          }),
+      },
     }),
     ...createSavedTableActivities({
       orm: deps.orm,

@@ -3,6 +3,8 @@ import { InsufficientCredits } from '../domain/billing/holds';
 import { ModelError } from '../domain/models/types';
 import { createRunExecution, RunNotExecutable, ToolNotAllowed, type RunExecutionDeps } from '../domain/runs/execution';
 import { createStoredTurns } from '../domain/runs/storedTurns';
+import { showApproval } from '../domain/runs/approvalProgress';
+import { notifyApprovers, type NoticeDeps } from '../domain/runs/approvalNotices';
 import type { RunActivities } from '../workflows/activityTypes';
 import { RunFailure } from '../workflows/failures';
 
@@ -11,7 +13,7 @@ import { RunFailure } from '../workflows/failures';
  * activity's cancellation signal and the conversion of domain errors into ApplicationFailures live
  * here; the rules live in the domain.
  */
-export function createRunActivities(deps: RunExecutionDeps) {
+export function createRunActivities(deps: RunExecutionDeps & { notices: NoticeDeps }) {
   const run = createRunExecution(deps);
   const turns = createStoredTurns(deps, run);
   return {
@@ -26,6 +28,10 @@ export function createRunActivities(deps: RunExecutionDeps) {
     recordStep: run.recordStep,
     recordAnswer: turns.recordAnswer,
     finishRun: run.finishRun,
+    showApproval: (runId, action, event) => showApproval(deps.orm.em.fork(), runId, action, event),
+    async notifyApprovers(runId, actionId, reason) {
+      await notifyApprovers(deps.notices, deps.orm.em.fork(), runId, actionId, reason);
+    },
     nextTurn: (runId, index, at) =>
       withHeartbeat(async (signal) => {
         try {

@@ -30,6 +30,7 @@ import { agentRoutes } from './routes/agents';
 import { appRoutes } from './routes/apps/apps';
 import { appDomainRoutes } from './routes/apps/domains';
 import { publicFace } from './routes/apps/publicFace';
+import { approvalLinkRoutes } from './routes/approvalLinks';
 import { agentVersionRoutes } from './routes/agents/versions';
 import { catalogRoutes } from './routes/catalog';
 import { fileRoutes } from './routes/files';
@@ -135,6 +136,7 @@ export function declareRoutes(
     ...runInputFileRoutes(),
     ...runRoutes({ config: deps.config, temporal: deps.temporal, models }),
     ...runActionRoutes({ temporal: deps.temporal, config: deps.config }),
+    ...approvalLinkRoutes({ temporal: deps.temporal, config: deps.config }),
     ...runEventRoutes({ hub: deps.hub, config: deps.config }),
     ...localRunRoutes({ config: deps.config, temporal: deps.temporal, orm: deps.orm, logger: deps.logger }),
     ...webhookRoutes({ config: deps.config, temporal: deps.temporal }),

@@ -1,4 +1,4 @@
-import { auditContextOf, type AuditContext } from '../domain/audit/context';
+import { auditContextOf, type AuditContext, type RequestMeta } from '../domain/audit/context';
 import type { AppContext } from './context';
 
 /**
@@ -11,4 +11,9 @@ export function auditContext(ctx: AppContext): AuditContext {
     userAgent: ctx.get('User-Agent'),
     requestId: ctx.state.requestId,
   });
+}
+
+/** What an unauthenticated request (a one-click approval link) tells the audit log of itself. */
+export function requestMeta(ctx: AppContext): RequestMeta {
+  return { ip: ctx.ip, userAgent: ctx.get('User-Agent'), requestId: ctx.state.requestId };
 }

@@ -1,5 +1,6 @@
 import { z, type ZodType } from 'zod';
 import type { RouteDef } from './routes/route';
+import { INELIGIBLE_REASONS } from '../workflows/approvalPolicy';
 
 const errorEnvelope = z.object({
   error: z.object({
@@ -16,6 +17,12 @@ const errorEnvelope = z.object({
           })
           .optional()
           .describe("409 `conflict` of a create over a plan's quota (docs/api/limits.md#quotas)"),
+        reason: z
+          .enum(INELIGIBLE_REASONS)
+          .optional()
+          .describe(
+            "403 `forbidden` of an approval the gate's policy does not admit (docs/api/runs.md#approval-policies)",
+          ),
       })
       .catchall(z.unknown())
       .optional(),

@@ -9,6 +9,7 @@ import { createStorage } from '../platform/storage/storage';
 import { createResolver } from '../platform/net/dnsServers';
 import { loadConfig, type Config } from '../platform/config';
 import { createLogger } from '../platform/logger';
+import type { Mailer } from '../platform/mailer';
 import { createTemporal, type Temporal } from '../platform/temporal';
 import { temporalDataConverter } from '../platform/payloadCodec';
 import { initOrm, type Orm } from '../db/orm';
@@ -22,7 +23,7 @@ export interface ServiceWorker {
 }
 
 /** The activities of the runs task queue with their dependencies, as the worker process builds them. */
-export function runsQueueActivities(config: Config, orm: Orm, temporal: Temporal) {
+export function runsQueueActivities(config: Config, orm: Orm, temporal: Temporal, mailer?: Mailer) {
   // Activities relay outbox rows too (eval supervision answers gates and cancels runs).
   registerOutboxCalls();
   return createActivities({
@@ -35,6 +36,7 @@ export function runsQueueActivities(config: Config, orm: Orm, temporal: Temporal
     ),
     channels: registerChannels(createChannelRegistry(), { orm, config }),
     temporal,
+    mailer,
   });
 }
 
@@ -47,7 +49,7 @@ export async function createWorker(
   config: Config,
   orm: Orm,
   connection: NativeConnection,
-  opts: { workflowBundle?: { code: string }; temporal: Temporal },
+  opts: { workflowBundle?: { code: string }; temporal: Temporal; mailer?: Mailer },
 ): Promise<ServiceWorker> {
   // One set for the process: the runs worker's inline fan-outs share the webhook queue's limit and connections.
   const deliveries = createDeliveryActivities({ config, orm });
@@ -63,7 +65,7 @@ export async function createWorker(
       ? { workflowBundle: opts.workflowBundle }
       : { workflowsPath: require.resolve('../workflows') }),
     activities: {
-      ...runsQueueActivities(config, orm, opts.temporal),
+      ...runsQueueActivities(config, orm, opts.temporal, opts.mailer),
       fanOutFirstAttemptsHere: deliveries.fanOutFirstAttemptsHere,
     },
   });

@@ -1,5 +1,6 @@
 import type { AgentSettings, ChatMessage, StepStatus, StepType, ToolCall, ToolSpec, TurnResult } from './agentTurn';
 import type { InputPayload, PendingAction, RunError, RunStatus } from './messages';
+import type { PolicyEvent } from './policyGate';
 
 /**
  * The activities the workflows schedule, declared here so that workflow code depends on nothing
@@ -62,6 +63,13 @@ export interface RunActivities {
   nextTurn(runId: string, index: number, at: number): Promise<TurnDecision>;
   useTool(runId: string, index: number, at: number, callId: string): Promise<void>;
   recordAnswer(runId: string, index: number, at: number, callId: string, given: InputPayload): Promise<void>;
+  /**
+   * Shows an approval gate's progress under its policy (`action` as it is now) and appends the event that
+   * changed it to the run's stream; nothing when the gate is no longer the run's pending action.
+   */
+  showApproval(runId: string, action: PendingAction, event: PolicyEvent): Promise<void>;
+  /** Tells the approvers of the run's pending gate who have not answered (mail with one-click links). */
+  notifyApprovers(runId: string, actionId: string, reason: 'opened' | 'reminder' | 'escalated'): Promise<void>;
   /** With `announcesInline`, returns the announcement of the status it wrote, when someone listens. */
   finishRun(runId: string, patch: TransitionPatch, opts?: StatusWriteOptions): Promise<AnnouncedRun | null>;
 }

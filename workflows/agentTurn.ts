@@ -1,3 +1,5 @@
+import type { ApprovalPolicy } from './approvalPolicy';
+
 /**
  * What one turn of an agent is made of, shared by the run workflow and the code that executes the
  * turns. Everything here crosses the activity boundary, so it stays plain JSON.
@@ -46,6 +48,8 @@ export type TurnResult =
 export interface AgentSettings {
   approval: 'never' | 'before_output' | 'before_tools';
   approvalTools?: string[];
+  /** Who answers the approval gates and how many must (docs/api/runs.md#approval-policies); none: anyone, once. */
+  approvalPolicy?: ApprovalPolicy | null;
   review: boolean;
   maxSteps: number;
   /** Save-output connections the output of a succeeded run is sent to (docs/api/output-connections.md). */

@@ -11,6 +11,8 @@ export const RunFailure = {
   toolNotAllowed: 'agent.tool_not_allowed',
   /** `approve` with `approved: false`. */
   rejected: 'run.rejected',
+  /** An approval gate whose policy says `onExpiry: fail` expired without a decision. */
+  approvalExpired: 'run.approval_expired',
   /** `review` with `accept: false` and no corrected output. */
   reviewRejected: 'run.review_rejected',
   /** The run's hold plus the available balance cannot cover its next model turn (docs/api/billing.md#holds). */

@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { ApprovalPolicy, GateApproval } from './approvalPolicy';
 
 /**
  * The run workflow's message surface, declared once and imported by both the API and the workflow
@@ -21,8 +22,26 @@ export const TERMINAL_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', '
 
 export type PendingAction =
   | { id: string; type: 'input'; question: string }
-  | { id: string; type: 'approval'; tool?: string; args?: Record<string, unknown>; proposedOutput?: unknown }
+  | ({
+      id: string;
+      type: 'approval';
+      tool?: string;
+      args?: Record<string, unknown>;
+      proposedOutput?: unknown;
+    } & Partial<PolicyProgress>)
   | { id: string; type: 'review'; proposedOutput: unknown };
+
+/**
+ * What an approval gate under a policy shows (docs/api/runs.md#approval-policies): the policy, the
+ * approvals counted so far, how many are still needed, when it expires and whether it was escalated.
+ */
+export interface PolicyProgress {
+  policy: ApprovalPolicy;
+  approvals: GateApproval[];
+  remaining: number;
+  expiresAt: string | null;
+  escalated: boolean;
+}
 
 export interface RunError {
   code: string;
@@ -37,6 +56,9 @@ export interface ApprovePayload {
   actionId?: string;
   approved: boolean;
   comment?: string;
+  /** Who answered a gate under a policy (the API checked they may), and when the API took the answer. */
+  by?: { userId: string | null; keyId: string | null };
+  at?: string;
 }
 export interface ReviewPayload {
   actionId?: string;

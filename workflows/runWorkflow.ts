@@ -27,6 +27,7 @@ import {
   type RunState,
   type RunWorkflowArgs,
 } from './messages';
+import { awaitPolicy, openingProgress, PolicyTally, type PolicyOutcome } from './policyGate';
 import { THREE_ATTEMPTS, STORE_WRITES } from './retryPolicies';
 import { runStatusAttribute } from './runStatusAttribute';
 import { ownAnnouncements } from './webhookDelivery';
@@ -96,17 +97,20 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
    */
   const early = new Map<
     string,
-    { type: PendingAction['type']; payload: InputPayload | ApprovePayload | ReviewPayload }
+    Array<{ type: PendingAction['type']; payload: InputPayload | ApprovePayload | ReviewPayload }>
   >();
+  // The approvals of the open gate under a policy: each one counts, once per person.
+  let tally: PolicyTally | undefined;
   // A stale or repeated answer changes nothing: it must name the pending action, if it names one.
   const accept = (type: PendingAction['type']) => (payload: InputPayload | ApprovePayload | ReviewPayload) => {
     const pending = state.pendingAction;
     if (payload.actionId && payload.actionId !== pending?.id) {
-      early.set(payload.actionId, { type, payload });
+      early.set(payload.actionId, [...(early.get(payload.actionId) ?? []), { type, payload }]);
       return;
     }
-    if (!pending || pending.type !== type || answer !== undefined) return;
-    answer = payload;
+    if (!pending || pending.type !== type) return;
+    if (tally && type === 'approval') return tally.take(payload as ApprovePayload, new Date().toISOString());
+    if (answer === undefined) answer = payload;
   };
   setHandler(inputSignal, accept('input'));
   setHandler(approveSignal, accept('approval'));
@@ -120,28 +124,73 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
   }
 
   /**
-   * Pauses for a person: records the waiting step, sets the status, waits for the matching signal.
-   * `record` stores the answer and completes the step (default: the answer in the step's detail).
+   * Pauses for a person: records the waiting step, sets the status, waits for the matching signal (or,
+   * with `wait`, for what it waits for). `record` stores the answer and completes the step (default: the
+   * answer in the step's detail).
    */
   async function gate<T>(
     action: PendingAction,
     status: 'needs_input' | 'needs_approval' | 'needs_review',
     record?: (index: number, given: T) => Promise<void>,
+    wait?: () => Promise<T>,
   ): Promise<T> {
     answer = undefined;
     const index = step++;
     state.pendingAction = action;
-    const waiting = early.get(action.id);
-    if (waiting?.type === action.type) answer = waiting.payload;
+    for (const waiting of early.get(action.id) ?? []) accept(waiting.type)(waiting.payload);
     await store.recordStep(runId, index, action.type, 'waiting', { ...action });
     await setStatus({ status, pendingAction: action });
     shown.waiting();
-    await condition(() => answer !== undefined);
-    const given = answer as T;
+    if (!wait) await condition(() => answer !== undefined);
+    const given = wait ? await wait() : (answer as T);
     if (record) await record(index, given);
     else await store.recordStep(runId, index, action.type, 'succeeded', { answer: given });
     await setStatus({ status: 'running', pendingAction: null });
     return given;
+  }
+
+  /**
+   * An approval gate: under the agent's policy, the approvals its policy asks for, counted here
+   * (policyGate.ts); else the first answer. The outcome's `comment` explains a refusal.
+   */
+  async function approval(
+    settings: AgentSettings,
+    action: Extract<PendingAction, { type: 'approval' }>,
+  ): Promise<PolicyOutcome | ApprovePayload> {
+    const policy = settings.approvalPolicy;
+    if (!policy) return gate<ApprovePayload>(action, 'needs_approval');
+    const openedAt = Date.now();
+    let current: PendingAction = { ...action, ...openingProgress(policy, openedAt) };
+    tally = new PolicyTally(policy);
+    const counting = tally;
+    try {
+      return await gate<PolicyOutcome>(current, 'needs_approval', undefined, () =>
+        awaitPolicy(
+          counting,
+          {
+            show: async (progress, event) => {
+              current = { ...current, ...progress };
+              state.pendingAction = current;
+              await store.showApproval(runId, current, event);
+            },
+            notify: async (reason) => {
+              // Telling people is best effort: a mail server that is down never fails the run.
+              await work.notifyApprovers(runId, action.id, reason).catch(() => undefined);
+            },
+          },
+          openedAt,
+        ),
+      );
+    } finally {
+      tally = undefined;
+    }
+  }
+
+  /** Fails the run when an approval gate refused: rejected, or expired under `onExpiry: fail`. */
+  function refused(decision: PolicyOutcome | ApprovePayload, otherwise: string): void {
+    if (decision.approved) return;
+    const code = 'expiry' in decision && decision.expiry === 'fail' ? RunFailure.approvalExpired : RunFailure.rejected;
+    throw fail(code, decision.comment ?? otherwise);
   }
 
   const questionOf = (call: ToolCall) =>
@@ -150,11 +199,8 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
   /** The tool approval gate, when the agent's settings ask for one; a refusal fails the run. */
   async function approveTool(settings: AgentSettings, call: ToolCall): Promise<void> {
     if (!needsApproval(settings, call.name)) return;
-    const decision = await gate<ApprovePayload>(
-      { id: uuid4(), type: 'approval', tool: call.name, args: call.args },
-      'needs_approval',
-    );
-    if (!decision.approved) throw fail(RunFailure.rejected, decision.comment ?? `Tool call ${call.name} was rejected`);
+    const decision = await approval(settings, { id: uuid4(), type: 'approval', tool: call.name, args: call.args });
+    refused(decision, `Tool call ${call.name} was rejected`);
   }
 
   /** A tool call of a run whose conversation is stored: the result (or the answer) is stored at `at`. */
@@ -175,11 +221,8 @@ export async function runWorkflow({ runId }: RunWorkflowArgs): Promise<RunState>
   async function deliver(settings: AgentSettings, proposed: unknown): Promise<unknown> {
     let output = proposed;
     if (settings.approval === 'before_output') {
-      const decision = await gate<ApprovePayload>(
-        { id: uuid4(), type: 'approval', proposedOutput: output },
-        'needs_approval',
-      );
-      if (!decision.approved) throw fail(RunFailure.rejected, decision.comment ?? 'The output was rejected');
+      const decision = await approval(settings, { id: uuid4(), type: 'approval', proposedOutput: output });
+      refused(decision, 'The output was rejected');
     }
     if (settings.review) {
       const review = await gate<ReviewPayload>({ id: uuid4(), type: 'review', proposedOutput: output }, 'needs_review');

@@ -5,10 +5,12 @@ import type { Logger } from '../../platform/logger';
 
 /**
  * The path as the access log writes it: a credential-free route's path carries its credential (a flow
- * hook's token, a shared run's token), so the segment after `/hooks/<kind>/` and `/shared/<kind>/` is
- * written as `:redacted`. The query string (`?token=` of an app's status page) is never written.
+ * hook's token, a shared run's token, an approval link's token), so the segment after `/hooks/<kind>/`,
+ * `/shared/<kind>/` and `/approvals/` is written as `:redacted`. The query string (`?token=` of an app's
+ * status page) is never written.
  */
 export function loggedPath(path: string): string {
+  if (path.startsWith('/approvals/')) return '/approvals/:redacted';
   const m = /^\/(hooks|shared)\/([^/]+)\/[^/]+/.exec(path);
   return m ? `/${m[1]}/${m[2]}/:redacted${path.slice(m[0].length)}` : path;
 }

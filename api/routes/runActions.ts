@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { z as zod } from 'zod';
 import { answerGate, cancelRun, recordFeedback, type GateAnswer } from '../../domain/runs/actions';
+import { answerApproval } from '../../domain/runs/approvalAnswers';
+import type { Answerer } from '../../domain/runs/approvers';
 import { serializeRun } from '../../domain/runs/presenters';
 import type { RelayDeps } from '../../domain/shared/outbox/relay';
 import type { AppContext } from '../context';
@@ -8,6 +10,7 @@ import { idParams } from '../schemas/common';
 import { approveBody, feedbackBody, inputBody, reviewBody, runOut } from '../schemas/runs';
 import { auditContext } from '../auditContext';
 import { defineRoute, type RouteDef } from './route';
+import { INELIGIBLE_REASONS } from '../../workflows/approvalPolicy';
 
 type IdParams = z.infer<typeof idParams>;
 
@@ -34,6 +37,14 @@ export function runActionRoutes(deps: RelayDeps): RouteDef[] {
     202: { description: 'Accepted; the run continues', schema: runOut },
     409: { description: '`run.invalid_state`: the run is not waiting for this answer' },
   };
+  const approvalResponses = {
+    ...accepted,
+    403: {
+      description:
+        "`forbidden`: the key lacks the scope, or the gate's approval policy refuses this answer; `details.reason` is " +
+        INELIGIBLE_REASONS.map((r) => `\`${r}\``).join(', '),
+    },
+  };
 
   return [
     defineRoute<z.infer<typeof inputBody>, undefined, IdParams>({
@@ -53,12 +64,18 @@ export function runActionRoutes(deps: RelayDeps): RouteDef[] {
       path: '/v1/runs/:id/approve',
       summary: 'Approve or reject what a run in needs_approval proposes',
       body: approveBody,
-      responses: accepted,
+      responses: approvalResponses,
       async handler(ctx, { params, body }) {
-        await answer(ctx, params.id, body.actionId, {
-          gate: 'approve',
-          payload: { approved: body.approved, comment: body.comment },
-        });
+        const identity = ctx.state.identity!;
+        const who: Answerer =
+          identity.actor === 'session'
+            ? { actor: 'session', workspaceId: identity.workspaceId, userId: identity.userId }
+            : { actor: 'api_key', workspaceId: identity.workspaceId, keyId: identity.keyId };
+        const given = { approved: body.approved, comment: body.comment };
+        const audit = auditContext(ctx);
+        const run = await answerApproval(deps, ctx.state.em, who, params.id, body.actionId, given, audit, identity);
+        ctx.status = 202;
+        ctx.body = serializeRun(run);
       },
     }),
     defineRoute<z.infer<typeof reviewBody>, undefined, IdParams>({

@@ -3,6 +3,7 @@ import { text, trimmedText } from './text';
 import { pageQuery } from '../../domain/shared/pagination';
 import { uuid } from './common';
 import { VOICES } from '../../domain/agents/voices';
+import { approvalPolicyOut, approvalPolicySchema } from './approvalPolicy';
 
 /** What an agent definition may name: the tools, models and presets this service has. */
 export interface AgentCatalog {
@@ -30,6 +31,8 @@ export function agentBodies(catalog: AgentCatalog) {
   const settingsIn = z.object({
     approval: z.enum(['never', 'before_output', 'before_tools']).optional(),
     approvalTools: z.array(tool).max(50).optional(),
+    // who answers its approval gates (docs/api/runs.md#approval-policies); null removes the policy
+    approvalPolicy: approvalPolicySchema.nullable().optional(),
     review: z.boolean().optional(),
     maxSteps: z.number().int().min(1).max(200).optional(),
     // a phone agent's voice (docs/api/phone.md); an unknown one is 400
@@ -72,6 +75,7 @@ export type AgentBodies = ReturnType<typeof agentBodies>;
 export const settingsOut = z.object({
   approval: z.enum(['never', 'before_output', 'before_tools']),
   approvalTools: z.array(z.string()).optional(),
+  approvalPolicy: approvalPolicyOut.nullable().optional(),
   review: z.boolean(),
   maxSteps: z.number().int(),
   saveOutput: z.array(z.string()).optional(),

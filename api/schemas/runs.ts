@@ -3,6 +3,7 @@ import { pageQuery, positionCursor } from '../../domain/shared/pagination';
 import { RUN_STATUSES } from '../../workflows/messages';
 import { timestamp } from './common';
 import { text } from './text';
+import { approvalPolicyOut } from './approvalPolicy';
 
 const json = z.unknown();
 const object = z.record(z.string(), z.unknown());
@@ -43,7 +44,25 @@ export const feedbackBody = z.object({
 });
 
 const pendingAction = z
-  .object({ id: z.string(), type: z.enum(['input', 'approval', 'review']) })
+  .object({
+    id: z.string(),
+    type: z.enum(['input', 'approval', 'review']),
+    // an approval gate under a policy (docs/api/runs.md#approval-policies)
+    policy: approvalPolicyOut.optional(),
+    approvals: z
+      .array(
+        z.object({
+          userId: z.uuid().nullable(),
+          keyId: z.uuid().nullable(),
+          at: z.iso.datetime(),
+          comment: z.string().nullable(),
+        }),
+      )
+      .optional(),
+    remaining: z.number().int().optional(),
+    expiresAt: z.iso.datetime().nullable().optional(),
+    escalated: z.boolean().optional(),
+  })
   .catchall(z.unknown())
   .nullable();
 

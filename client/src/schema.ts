@@ -176,6 +176,7 @@ export const AGENT_VERSION_FIELDS = {
 export const AGENT_SETTINGS_FIELDS = {
   approval: R,
   approvalTools: 'optional',
+  approvalPolicy: 'optional|null',
   review: R,
   maxSteps: R,
   saveOutput: 'optional',

@@ -36,10 +36,55 @@ export function isTerminalStatus(status: unknown): boolean {
   return typeof status === 'string' && (TERMINAL_STATUSES as readonly string[]).includes(status);
 }
 
+/** Who may approve under an approval policy: members with one of `roles`, or one of `userIds`. */
+export interface Approvers {
+  roles?: Array<'owner' | 'admin' | 'member'>;
+  userIds?: string[];
+}
+
+/** Who answers an agent's approval gates, how many must, and what happens when nobody does. */
+export interface ApprovalPolicy {
+  approvers: Approvers;
+  /** 1..5 distinct people; one rejection rejects. */
+  required: number;
+  forbidSelfApproval: boolean;
+  allowKeys: boolean;
+  /** ISO-8601 duration, e.g. `PT4H`. */
+  expiresAfter?: string;
+  onExpiry?: 'reject' | 'fail' | 'escalate';
+  escalateTo?: Approvers;
+  remindAfter?: string;
+}
+
+/** One approval counted at a gate under a policy (`keyId` when it came through an API key). */
+export interface GateApproval {
+  userId: string | null;
+  keyId: string | null;
+  at: string;
+  comment: string | null;
+}
+
+/** Why an approval is refused: the error's `details.reason` (403 `forbidden`). */
+export type IneligibleReason = 'not_an_approver' | 'self_approval' | 'keys_not_allowed' | 'already_answered_by_you';
+
 /** What a paused run waits for. */
 export type PendingAction =
   | { id: string; type: 'input'; question: string }
-  | { id: string; type: 'approval'; tool?: string; args?: JsonObject; proposedOutput?: JsonValue }
+  | {
+      id: string;
+      type: 'approval';
+      tool?: string;
+      args?: JsonObject;
+      proposedOutput?: JsonValue;
+      /** Present when the agent's approval gates have a policy. */
+      policy?: ApprovalPolicy;
+      /** The approvals counted so far. */
+      approvals?: GateApproval[];
+      /** How many approvals are still needed. */
+      remaining?: number;
+      expiresAt?: string | null;
+      escalated?: boolean;
+    }
   | { id: string; type: 'review'; proposedOutput: JsonValue };
 
 /** Error of a failed run, e.g. `{ code: 'run.rejected', message }`. */
@@ -154,6 +199,8 @@ export type RunEvent = { type: 'run.status'; data: Run } | { type: 'run.step'; d
 export interface AgentSettings {
   approval: 'never' | 'before_output' | 'before_tools';
   approvalTools?: string[];
+  /** Who answers the approval gates; absent or null: anyone who may write runs, once. */
+  approvalPolicy?: ApprovalPolicy | null;
   review: boolean;
   maxSteps: number;
   /** Save-output connections a succeeded run's output is sent to. */

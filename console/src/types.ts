@@ -27,6 +27,8 @@ export type { RunStatus, Scope, WebhookEventType } from '@svc/client';
 export const WAITING: readonly RunStatus[] = PAUSED_STATUSES;
 export const TERMINAL: readonly RunStatus[] = TERMINAL_STATUSES;
 
+export type { ApprovalPolicy, GateApproval } from '@svc/client';
+
 export interface PendingAction {
   id: string;
   type: 'input' | 'approval' | 'review';
@@ -34,6 +36,12 @@ export interface PendingAction {
   tool?: string;
   args?: unknown;
   proposedOutput?: unknown;
+  /** An approval gate under a policy (docs/api/runs.md#approval-policies). */
+  policy?: import('@svc/client').ApprovalPolicy;
+  approvals?: import('@svc/client').GateApproval[];
+  remaining?: number;
+  expiresAt?: string | null;
+  escalated?: boolean;
 }
 export interface Run {
   id: string;

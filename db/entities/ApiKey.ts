@@ -7,6 +7,8 @@ export class ApiKey extends BaseEntity {
   monthlySpendCapMicros: number | null = null;
   revokedAt: Date | null = null;
   lastUsedAt: Date | null = null;
+  /** The person who made the key (a session's user, or the maker of the key that made it); null when unknown. */
+  createdByUserId: string | null = null;
 
   constructor(
     public workspace: Workspace,
@@ -39,5 +41,6 @@ export const ApiKeySchema = new EntitySchema<ApiKey, BaseEntity>({
     monthlySpendCapMicros: { type: new BigIntType('number'), nullable: true },
     revokedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     lastUsedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    createdByUserId: { type: 'uuid', nullable: true },
   },
 });

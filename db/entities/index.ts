@@ -26,6 +26,7 @@ import { RunMessageSchema } from './RunMessage';
 import { LocalRunBatchSchema } from './LocalRunBatch';
 import { RunArtifactSchema } from './RunArtifact';
 import { RunGateAnswerSchema } from './RunGateAnswer';
+import { GateAnswerSchema } from './GateAnswer';
 import { RunShareSchema } from './RunShare';
 import { BaseEntitySchema } from './BaseEntity';
 import { LedgerEntrySchema } from './LedgerEntry';
@@ -131,6 +132,7 @@ export const entities = [
   AuditEntrySchema,
   RunArtifactSchema,
   RunGateAnswerSchema,
+  GateAnswerSchema,
   AppSchema,
   AppDomainSchema,
   AppRunTokenSchema,

@@ -34,6 +34,7 @@ import { Migration20261128010000 } from './Migration20261128010000';
 import { Migration20261207030000 } from './Migration20261207030000';
 import { Migration20261207080000 } from './Migration20261207080000';
 import { Migration20261207102000 } from './Migration20261207102000';
+import { Migration20261207102500 } from './Migration20261207102500';
 import { Migration20261207103000 } from './Migration20261207103000';
 import { Migration20261207103500 } from './Migration20261207103500';
 import { Migration20261207103600 } from './Migration20261207103600';
@@ -79,6 +80,7 @@ export const migrationsList = [
   { name: 'Migration20261207030000', class: Migration20261207030000 },
   { name: 'Migration20261207080000', class: Migration20261207080000 },
   { name: 'Migration20261207102000', class: Migration20261207102000 },
+  { name: 'Migration20261207102500', class: Migration20261207102500 },
   { name: 'Migration20261207103000', class: Migration20261207103000 },
   { name: 'Migration20261207103500', class: Migration20261207103500 },
   { name: 'Migration20261207103600', class: Migration20261207103600 },

@@ -50,9 +50,21 @@ export async function createApiKey(
   const asked = input.monthlySpendCapUsd == null ? null : usdToMicros(input.monthlySpendCapUsd);
   const ceiling = await callerCapMicros(em, identity);
   const capMicros = ceiling === null ? asked : Math.min(asked ?? ceiling, ceiling);
-  const { key, plaintext } = await issueApiKey(em, audit, input.name, input.scopes, capMicros);
+  // A key answers approval gates as the person who made it (docs/api/runs.md#approval-policies).
+  const maker = await makerOf(em, identity);
+  const { key, plaintext } = await issueApiKey(em, audit, input.name, input.scopes, capMicros, maker);
   const { spentThisMonthUsd: _s, lastUsedAt: _l, ...rest } = presentApiKey(key, 0);
   return { ...rest, key: plaintext };
+}
+
+/** The person a new key is made by: a session's user, or whoever made the key that asks. */
+async function makerOf(em: EntityManager, identity: Identity): Promise<string | null> {
+  if (identity.actor === 'session') return identity.userId;
+  const [row] = await em.execute<Array<{ maker: string | null }>>(
+    'select created_by_user_id as maker from api_keys where id = ?',
+    [identity.keyId],
+  );
+  return row?.maker ?? null;
 }
 
 /**
@@ -66,12 +78,14 @@ export async function issueApiKey(
   name: string,
   scopes: Scope[],
   monthlySpendCapMicros: number | null = null,
+  createdByUserId: string | null = null,
 ): Promise<{ key: ApiKey; plaintext: string }> {
   const plaintext = newApiKeyPlaintext();
   const key = await em.transactional(async (tx) => {
     const workspace = tx.getReference(Workspace, audit.workspaceId);
     const minted = new ApiKey(workspace, name, [...new Set(scopes)], sha256Hex(plaintext), plaintext.slice(0, 12));
     minted.monthlySpendCapMicros = monthlySpendCapMicros;
+    minted.createdByUserId = createdByUserId;
     await tx.persist(minted).flush();
     await recordAudit(tx, audit, {
       action: 'api_key.created',

@@ -39,7 +39,8 @@ export type GateAnswer =
 const GATE_STATUS = { input: 'needs_input', approve: 'needs_approval', review: 'needs_review' } as const;
 
 /**
- * Answers the pending action of a run (docs/api/runs.md, gates). The answer claims the action in the
+ * Answers the pending action of a run (docs/api/runs.md, gates); a gate under an approval policy is
+ * answered by answerPolicyGate (approvalAnswers.ts) instead, person by person. The answer claims the action in the
  * read model with one conditional UPDATE, so of two answers to the same action exactly one is
  * accepted, and commits with the claim the signal that carries it, always with the claimed action id
  * (the workflow ignores an answer to any other action). A retried answer with the action id of an
@@ -70,6 +71,7 @@ export async function answerGate(
         where id = ? and workspace_id = ? and status = ? and pending_action is not null
           and (?::text is null or pending_action->>'id' = ?)
           and answered_action_id is distinct from pending_action->>'id'
+          and pending_action->'policy' is null
        returning *),
      signal as (
        insert into outbox (${OUTBOX_COLUMNS})

@@ -3,7 +3,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 /** The PostgreSQL channel that wakes the API's event streams (docs/api/runs.md, events; Temporal is never polled). */
 export const RUN_EVENTS_CHANNEL = 'svc_run_events';
 
-export type RunEventType = 'run.status' | 'run.step';
+/**
+ * `run.approval`: an answer counted at an approval gate under a policy; `run.approval_escalated`: its
+ * approvers widened when it expired (docs/api/runs.md#approval-policies).
+ */
+export type RunEventType = 'run.status' | 'run.step' | 'run.approval' | 'run.approval_escalated';
 
 /**
  * Appends one event to the run's stored stream and notifies listeners. Call it inside the same

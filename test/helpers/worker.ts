@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { bundleWorkflowCode, NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import type { Config } from '../../platform/config';
 import type { Orm } from '../../db/orm';
+import type { Mailer } from '../../platform/mailer';
 import { createWorker, type ServiceWorker } from '../../worker/main';
 import { createTemporal } from '../../platform/temporal';
 
@@ -27,14 +28,18 @@ export interface RunningWorker {
 }
 
 /** Starts a real worker against the test Temporal server and PostgreSQL. */
-export async function startWorker(config: Config, orm: Orm): Promise<RunningWorker> {
+export async function startWorker(config: Config, orm: Orm, opts: { mailer?: Mailer } = {}): Promise<RunningWorker> {
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger('WARN') });
     runtimeInstalled = true;
   }
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const temporal = createTemporal(config.temporal);
-  const worker = await createWorker(config, orm, connection, { workflowBundle: await workflowBundle(), temporal });
+  const worker = await createWorker(config, orm, connection, {
+    workflowBundle: await workflowBundle(),
+    temporal,
+    mailer: opts.mailer,
+  });
   const running = worker.run();
   return {
     worker,
@@ -53,12 +58,13 @@ export async function startWorker(config: Config, orm: Orm): Promise<RunningWork
  */
 export async function startRunStack(
   overrides: Partial<Config> = {},
+  opts: { mailer?: Mailer } = {},
 ): Promise<{ h: import('./harness').Harness; worker: RunningWorker; stop(): Promise<void> }> {
   const { startApi } = await import('./harness');
   const { loadConfig } = await import('../../platform/config');
   const base = loadConfig(process.env);
   const h = await startApi({ temporal: { ...base.temporal, taskQueue: testTaskQueue() }, ...overrides });
-  const worker = await startWorker(h.config, h.orm);
+  const worker = await startWorker(h.config, h.orm, opts);
   return {
     h,
     worker,

@@ -12,10 +12,10 @@ import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { conversationWorkflowId } from '../../workflows/conversationMessages';
 import { runWorkflowId } from '../../workflows/messages';
 import type { Harness } from '../helpers/harness';
-import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
+import { addMember, bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { startReceiver, until } from '../helpers/receiver';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
-import { startRunStack } from '../helpers/worker';
+import { startRunStack, testTaskQueue } from '../helpers/worker';
 import { historyToJSON } from './historyJson';
 import { createFlow, runFlow, waitForFlowRun } from '../flows/helpers';
 import { pollUntil } from '../helpers/poll';
@@ -70,11 +70,14 @@ describe('record workflow histories for the replay test', () => {
   beforeAll(async () => {
     // Private addresses allowed, so the receiver on 127.0.0.1 gets deliveries and the tool call reaches it;
     // two turns per conversation workflow run, so a conversation of three messages crosses continue-as-new.
-    const { conversations } = loadConfig(process.env);
+    // Payloads in the clear (no codec): the replay test reads them without a key, and each test run's
+    // secrets key is thrown away.
+    const { conversations, temporal } = loadConfig(process.env);
     ({ h, stop } = await startRunStack({
       allowPrivateWebhooks: true,
       allowPrivateEgress: true,
       conversations: { ...conversations, turnsPerRun: 2 },
+      temporal: { ...temporal, taskQueue: testTaskQueue(), payloadKeys: undefined },
     }));
     mkdirSync(OUT, { recursive: true });
   }, 120_000);
@@ -304,6 +307,44 @@ describe('record workflow histories for the replay test', () => {
     await waitForStatus(h, auth, run.id, 'failed');
     await save('run-approval-rejected', runWorkflowId(run.id));
   });
+
+  it('a run whose output approval has a policy: one approval, a reminder, an escalation, the second approval', async () => {
+    const owner = await signUp(h);
+    await setPlan(h, owner.workspaceId, 'scale');
+    const ownerAuth = bearer(await createKey(h, owner, ['runs:read', 'runs:write', 'agents:read', 'agents:write']));
+    const admin = await signUp(h);
+    await addMember(h, admin.userId, owner.workspaceId, 'admin');
+    const agent = await createAgent(h, ownerAuth, {
+      presetId: 'scripted',
+      settings: {
+        approval: 'before_output',
+        approvalPolicy: {
+          approvers: { roles: ['admin'] },
+          required: 2,
+          forbidSelfApproval: false,
+          expiresAfter: 'PT3S',
+          onExpiry: 'escalate',
+          escalateTo: { roles: ['owner'] },
+          remindAfter: 'PT2S',
+        },
+      },
+    });
+    const run = await createRun(h, ownerAuth, { agentId: agent.id, input: { script: [{ final: { x: 1 } }] } });
+    await waitForStatus(h, ownerAuth, run.id, 'needs_approval');
+    const answer = async (cookie: string) => {
+      const res = await h.request(`/v1/runs/${run.id}/approve`, {
+        method: 'POST',
+        headers: { cookie, 'x-workspace-id': owner.workspaceId },
+        json: { approved: true },
+      });
+      if (res.status !== 202) throw new Error(`approve: ${res.status} ${await res.text()}`);
+    };
+    await answer(admin.cookie);
+    await waitForStatus(h, ownerAuth, run.id, (r) => r.pendingAction?.escalated === true, 20_000);
+    await answer(owner.cookie);
+    await waitForStatus(h, ownerAuth, run.id, 'succeeded');
+    await save('run-approval-policy-escalated', runWorkflowId(run.id));
+  }, 60_000);
 
   it("a run's announcement to two subscribers, one failing all 3 attempts, then its redelivery", async () => {
     const ok = await startReceiver();

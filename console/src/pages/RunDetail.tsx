@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api } from '../api';
+import { ApprovalProgress } from '../components/ApprovalProgress';
 import { GateForm } from '../components/GateForm';
 import { ErrorBox, QueryState } from '../components/States';
 import { StatusBadge } from '../components/StatusBadge';
@@ -92,6 +93,7 @@ export function RunDetailPage() {
               {r.pendingAction && can('runs:write') ? (
                 <div className="panel">
                   <h2>Waiting for you</h2>
+                  <ApprovalProgress action={r.pendingAction} />
                   <GateForm key={r.pendingAction.id} run={r} />
                 </div>
               ) : null}
