@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { temporal } from '@temporalio/proto';
+import { workflowBundle } from './worker';
+
+let runtimeInstalled = false;
+
+/**
+ * Temporal's time-skipping test server (scripts/temporal-test-server.sh installs it; `npm test` puts its
+ * launcher in SVC_TEMPORAL_TEST_SERVER). Time moves only when every workflow waits on a timer or a retry's
+ * backoff, so a test of a 1 s backoff or a 15-minute idle timeout takes milliseconds, and what it asserts
+ * about time is the server's clock, not the machine's (docs/testing.md).
+ *
+ * One environment per test file (its clock is shared by every workflow on it, so the file's tests run one
+ * after another, as jest runs them).
+ */
+export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
+  const path = process.env.SVC_TEMPORAL_TEST_SERVER;
+  if (!path) {
+    throw new Error(
+      "SVC_TEMPORAL_TEST_SERVER is not set: run the tests through `npm test`, or set it to the path `bash scripts/temporal-test-server.sh` prints",
+    );
+  }
+  if (!runtimeInstalled) {
+    // the stand-in activities fail on purpose; their failures are the point, not noise to print
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+    runtimeInstalled = true;
+  }
+  const env = await startServer(path);
+  // The workflows tag everything they start with the service's search attributes, which the test server,
+  // like any server, refuses until they are registered.
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: env.namespace ?? 'default',
+    searchAttributes: {
+      SvcWorkspaceId: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+      SvcAgentId: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+      SvcRunStatus: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+    },
+  });
+  return env;
+}
+
+/**
+ * The SDK gives a new server 5 s to answer. A JVM on a loaded two-core machine occasionally needs longer even
+ * with the class-data-sharing archive; a second start then finds its files in the page cache.
+ */
+async function startServer(path: string): Promise<TestWorkflowEnvironment> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await TestWorkflowEnvironment.createTimeSkipping({
+        server: { executable: { type: 'existing-path', path } },
+      });
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
+  }
+}
+
+/** A task queue of the test's own, so one test's worker never takes another's workflow. */
+export const timeSkippingQueue = () => `ts-${randomUUID()}`;
+
+/**
+ * A worker of our real workflow bundle on `taskQueue`, with `activities` standing in for the service's
+ * (the point of these tests is the workflow's logic: which activity, when, how often, in what order).
+ */
+export async function workflowWorker(
+  env: TestWorkflowEnvironment,
+  taskQueue: string,
+  activities: object,
+): Promise<Worker> {
+  return Worker.create({
+    connection: env.nativeConnection,
+    namespace: env.namespace,
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities,
+  });
+}
+
