@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, sessionCookie, setPlan, signUp, type Account } from '../helpers/factories';
-import { startReceiver, until } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
 import { waitForFlowRun } from '../flows/helpers';
+import { pollUntil } from '../helpers/poll';
 
 // Idempotency-Key on every POST (docs/api/limits.md#idempotency), against the real service.
 describe('Idempotency-Key on every POST', () => {
@@ -338,7 +339,7 @@ describe('Idempotency-Key on every POST', () => {
         })
       ).json();
       await createRun(h, auth, { agentId: echo.id });
-      await until(() => rx.received.length === 3, 30_000, '3 attempts');
+      await pollUntil(30_000, () => rx.received.length === 3, Boolean, '3 attempts');
       let delivery: { id: string; status: string } | undefined;
       for (let i = 0; i < 200 && delivery?.status !== 'failed'; i++) {
         [delivery] = (await list(`/v1/webhooks/${sub.id}/deliveries`, 'deliveries')) as Array<{
@@ -350,7 +351,7 @@ describe('Idempotency-Key on every POST', () => {
       expect(delivery?.status).toBe('failed');
       const path = `/v1/webhooks/${sub.id}/deliveries/${delivery!.id}/redeliver`;
       expect((await twice('POST /v1/webhooks/:id/deliveries/:deliveryId/redeliver', path)).status).toBe(202);
-      await until(() => rx.received.length === 6, 30_000, '3 more attempts');
+      await pollUntil(30_000, () => rx.received.length === 6, Boolean, '3 more attempts');
       await new Promise((r) => setTimeout(r, 2000));
       expect(rx.received).toHaveLength(6);
     } finally {
@@ -381,7 +382,7 @@ describe('Idempotency-Key on every POST', () => {
       expect(delivery?.status).toBe('succeeded');
       const path = `/v1/output-connections/${conn.id}/deliveries/${delivery!.id}/redeliver`;
       expect((await twice('POST /v1/output-connections/:id/deliveries/:deliveryId/redeliver', path)).status).toBe(202);
-      await until(() => rx.received.length === 2, 30_000, 'the redelivery');
+      await pollUntil(30_000, () => rx.received.length === 2, Boolean, 'the redelivery');
       await new Promise((r) => setTimeout(r, 2000));
       expect(rx.received).toHaveLength(2);
     } finally {

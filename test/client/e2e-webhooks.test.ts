@@ -17,9 +17,10 @@ import {
   WEBHOOK_FIELDS,
 } from '../../client/src/schema.js';
 import type { Harness } from '../helpers/harness';
-import { startReceiver, until } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { startRunStack } from '../helpers/worker';
 import { clientWorkspace, rejectionOf } from './e2e-helpers';
+import { pollUntil } from '../helpers/poll';
 
 let h: Harness;
 let stop: () => Promise<void>;
@@ -45,7 +46,7 @@ describe('client e2e: webhooks', () => {
       const echo = await svc.agents.create({ name: 'Echo', presetId: 'general-assistant' });
       const run = await svc.runs.create({ agentId: echo.id, input: { ping: 'pong' } });
       expect((await svc.runs.wait(run.id, { pollMs: 100, timeoutMs: 30_000 })).status).toBe('succeeded');
-      await until(() => rx.received.length === 1, 20_000, 'the run.succeeded delivery');
+      await pollUntil(20_000, () => rx.received.length === 1, Boolean, 'the run.succeeded delivery');
 
       const { headers, raw } = rx.received[0]!;
       const header = headers['x-svc-signature'] as string | undefined;

@@ -7,9 +7,10 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { addMember, signUp, uniqueEmail, type Account } from '../helpers/factories';
 import type { Harness } from '../helpers/harness';
-import { startReceiver, until } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { startRunStack } from '../helpers/worker';
 import { checkPage, ensureConsoleBuilt, launch } from './browser';
+import { pollUntil } from '../helpers/poll';
 
 jest.setTimeout(120_000);
 
@@ -223,7 +224,7 @@ describe('console', () => {
       json: { agentId: await agentId(), input: { script: [{ ask: 'Hooked?' }] } },
     });
     expect(res.status).toBe(201);
-    await until(() => receiver.received.length >= 3, 30_000, 'the webhook delivery attempts');
+    await pollUntil(30_000, () => receiver.received.length >= 3, Boolean, 'the webhook delivery attempts');
 
     await page.getByRole('button', { name: 'Show deliveries' }).click();
     const row = page.getByTestId('delivery').filter({ hasText: 'run.needs_input' });
@@ -231,7 +232,7 @@ describe('console', () => {
     await expectText(row, /500.*500.*500/s);
     await checkPage(page, 'webhooks');
     await row.getByRole('button', { name: 'Redeliver' }).click();
-    await until(() => receiver.received.length >= 4, 30_000, 'the redelivery');
+    await pollUntil(30_000, () => receiver.received.length >= 4, Boolean, 'the redelivery');
     await row.filter({ hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
     await expectText(row, /204/);
     // a finished delivery, succeeded included, may be sent again

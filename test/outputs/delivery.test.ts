@@ -1,9 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
-import { startReceiver, sleep, until, type Received } from '../helpers/receiver';
+import { startReceiver, sleep, type Received } from '../helpers/receiver';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
+import { pollUntil } from '../helpers/poll';
 
 /** A receiver's independent check of the signature over the raw bytes (docs/api/webhooks.md). */
 function verify(secret: string, r: Received): boolean {
@@ -69,7 +70,7 @@ describe('saving run outputs', () => {
       const plain = await createAgent(h, auth, { presetId: 'scripted' });
       const run = await createRun(h, auth, { agentId: saver.id, input: { script: [{ final: { total: 42 } }] } });
       await waitForStatus(h, auth, run.id, 'succeeded');
-      await until(() => rx.received.length === 1, 20_000, 'output delivery');
+      await pollUntil(20_000, () => rx.received.length === 1, Boolean, 'output delivery');
       const failed = await createRun(h, auth, { agentId: saver.id, input: { script: [{ fail: 'no' }] } });
       await waitForStatus(h, auth, failed.id, 'failed');
       const other = await createRun(h, auth, { agentId: plain.id, input: { script: [{ final: 1 }] } });
@@ -110,7 +111,7 @@ describe('saving run outputs', () => {
       const conn = await connect(rx.url);
       const saver = await createAgent(h, auth, { presetId: 'general-assistant', settings: { saveOutput: [conn.id] } });
       await createRun(h, auth, { agentId: saver.id, input: { n: 1 } });
-      await until(() => rx.received.length === 3, 30_000, '3 attempts');
+      await pollUntil(30_000, () => rx.received.length === 3, Boolean, '3 attempts');
       const log = await settled(conn.id);
       await sleep(3000);
       expect(rx.received).toHaveLength(3);
@@ -141,7 +142,7 @@ describe('saving run outputs', () => {
       const conn = await connect(rx.url);
       const saver = await createAgent(h, auth, { presetId: 'general-assistant', settings: { saveOutput: [conn.id] } });
       await createRun(h, auth, { agentId: saver.id, input: {} });
-      await until(() => rx.received.length === 3, 30_000, '3 attempts');
+      await pollUntil(30_000, () => rx.received.length === 3, Boolean, '3 attempts');
       const log = await settled(conn.id);
       expect(log.status).toBe('failed');
       expect(log.attempts.map((x: { statusCode: number }) => x.statusCode)).toEqual([307, 307, 307]);
@@ -167,7 +168,7 @@ describe('saving run outputs', () => {
         },
       });
       expect(res.status).toBe(201);
-      await until(() => rx.received.length === 1, 20_000, 'local run output');
+      await pollUntil(20_000, () => rx.received.length === 1, Boolean, 'local run output');
       expect(JSON.parse(rx.received[0].raw.toString()).output).toEqual({ local: true });
     } finally {
       await rx.close();

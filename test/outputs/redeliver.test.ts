@@ -1,12 +1,13 @@
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
-import { startReceiver, sleep, until } from '../helpers/receiver';
+import { startReceiver, sleep } from '../helpers/receiver';
 import { error, ok } from '../helpers/responses';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
 import { outputRedeliveryWorkflowId } from '../../domain/outputs/redeliver';
 import { runOutputsWorkflowId } from '../../domain/outputs/runOutputs';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
+import { pollUntil } from '../helpers/poll';
 
 type Headers = Record<string, string>;
 interface Delivery {
@@ -131,7 +132,7 @@ describe('redelivering a saved output', () => {
         204,
       );
       await error(redeliver(connId, first.id), 404, 'not_found');
-      await until(() => rx.received.length === 2, 1000, 'no more deliveries');
+      await pollUntil(1000, () => rx.received.length === 2, Boolean, 'no more deliveries');
       expect(rx.received).toHaveLength(2);
     } finally {
       await rx.close();

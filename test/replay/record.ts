@@ -9,7 +9,7 @@ import { conversationWorkflowId } from '../../workflows/conversationMessages';
 import { runWorkflowId } from '../../workflows/messages';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
-import { startReceiver, until } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
 import { historyToJSON } from './historyJson';
@@ -272,7 +272,7 @@ describe('record workflow histories for the replay test', () => {
         .deliveries;
       if (failed.status !== 'failed') throw new Error(`expected a failed delivery, got ${failed.status}`);
       await post(`/v1/webhooks/${sub.id}/deliveries/${failed.id}/redeliver`);
-      await until(() => flaky.received.length === 4, 20_000, 'the redelivery');
+      await pollUntil(20_000, () => flaky.received.length === 4, Boolean, 'the redelivery');
       await save('webhook-redelivery', await findWorkflow('webhookDeliveryWorkflow', failed.id));
     } finally {
       await ok.close();

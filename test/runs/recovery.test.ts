@@ -15,7 +15,7 @@ import { runWorkflowId } from '../../workflows/messages';
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
-import { startReceiver, until } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { pollUntil } from '../helpers/poll';
 import { startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
 
@@ -234,7 +234,7 @@ describe('recovery', () => {
           error: { code: 'run.internal_error' },
           usage: { costUsd: 0.001 },
         });
-        await until(() => rx.received.length === 1, 20_000, 'the run.failed delivery');
+        await pollUntil(20_000, () => rx.received.length === 1, Boolean, 'the run.failed delivery');
         expect(JSON.parse(rx.received[0].raw.toString())).toMatchObject({
           type: 'run.failed',
           run: { id: run.id, status: 'failed', error: { code: 'run.internal_error' } },
