@@ -8,7 +8,7 @@ import {
 } from '../../workflows/conversationMessages';
 import type { TurnDecision } from '../../workflows/activityTypes';
 import { pollUntil } from '../helpers/poll';
-import { startTimeSkipping, timeSkippingQueue, workflowWorker } from '../helpers/timeSkipping';
+import { startTimeSkipping, TIME_SKIPPING_SETUP_MS, timeSkippingQueue, workflowWorker } from '../helpers/timeSkipping';
 import { stubRun } from './stubRun';
 
 // The conversation workflow's clock and lifetime (docs/api/conversations.md): the idle timeout as a timer on
@@ -17,7 +17,7 @@ import { stubRun } from './stubRun';
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
   env = await startTimeSkipping();
-});
+}, TIME_SKIPPING_SETUP_MS);
 afterAll(async () => {
   await env?.teardown();
 });
@@ -44,7 +44,10 @@ function stubConversation(prefix: string) {
     },
   };
   // every turn's child run answers at once
-  const run = stubRun({}, Array.from({ length: 20 }, () => final));
+  const run = stubRun(
+    {},
+    Array.from({ length: 20 }, () => final),
+  );
   return {
     activities: { ...run.activities, ...conversation },
     turns,

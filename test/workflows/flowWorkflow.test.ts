@@ -9,7 +9,7 @@ import {
   type FlowPlanStep,
   type FlowRunStatus,
 } from '../../workflows/flowMessages';
-import { startTimeSkipping, timeSkippingQueue, workflowWorker } from '../helpers/timeSkipping';
+import { startTimeSkipping, TIME_SKIPPING_SETUP_MS, timeSkippingQueue, workflowWorker } from '../helpers/timeSkipping';
 
 // The flow workflow's step machine (docs/api/flows.md#how-a-flow-runs) with stand-in activities: what each
 // step kind makes the workflow do next. The templates and conditions themselves are evaluated by the
@@ -17,7 +17,7 @@ import { startTimeSkipping, timeSkippingQueue, workflowWorker } from '../helpers
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
   env = await startTimeSkipping();
-});
+}, TIME_SKIPPING_SETUP_MS);
 afterAll(async () => {
   await env?.teardown();
 });

@@ -3,7 +3,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { runWorkflow } from '../../workflows';
 import { approveSignal, inputSignal, reviewSignal, stateQuery } from '../../workflows/messages';
 import type { TurnDecision } from '../../workflows/activityTypes';
-import { startTimeSkipping, timeSkippingQueue, workflowWorker } from '../helpers/timeSkipping';
+import { startTimeSkipping, TIME_SKIPPING_SETUP_MS, timeSkippingQueue, workflowWorker } from '../helpers/timeSkipping';
 import { stubRun } from './stubRun';
 
 // The run workflow's gates and cancellation, with scripted model turns (the HTTP side of the same rules is
@@ -11,7 +11,7 @@ import { stubRun } from './stubRun';
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
   env = await startTimeSkipping();
-});
+}, TIME_SKIPPING_SETUP_MS);
 afterAll(async () => {
   await env?.teardown();
 });
@@ -59,10 +59,17 @@ describe('the run workflow', () => {
       expect((await handle.query(stateQuery)).pendingAction).toMatchObject({ type: 'input', question: 'Which city?' });
       await handle.signal(inputSignal, { actionId: await pendingId(handle), answer: 'Lyon' });
       await run.reached('needs_approval');
-      expect((await handle.query(stateQuery)).pendingAction).toMatchObject({ type: 'approval', proposedOutput: final.output });
+      expect((await handle.query(stateQuery)).pendingAction).toMatchObject({
+        type: 'approval',
+        proposedOutput: final.output,
+      });
       await handle.signal(approveSignal, { actionId: await pendingId(handle), approved: true });
       await run.reached('needs_review');
-      await handle.signal(reviewSignal, { actionId: await pendingId(handle), accept: true, correctedOutput: { city: 'Paris' } });
+      await handle.signal(reviewSignal, {
+        actionId: await pendingId(handle),
+        accept: true,
+        correctedOutput: { city: 'Paris' },
+      });
       const state = await handle.result();
       expect(state).toMatchObject({ status: 'succeeded', output: { city: 'Paris' }, pendingAction: null });
     });

@@ -3,14 +3,14 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { webhookDeliveryWorkflow, webhookFanoutWorkflow } from '../../workflows';
 import type { AnnouncedRun, FirstAttempts } from '../../workflows/activityTypes';
-import { startTimeSkipping, timeSkippingQueue, workflowWorker } from '../helpers/timeSkipping';
+import { startTimeSkipping, TIME_SKIPPING_SETUP_MS, timeSkippingQueue, workflowWorker } from '../helpers/timeSkipping';
 
 // The delivery workflows' retry schedule, asserted on the server's skipped clock: 3 attempts in all,
 // 1 s then 2 s apart (docs/api/webhooks.md), whatever the machine's load.
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
   env = await startTimeSkipping();
-});
+}, TIME_SKIPPING_SETUP_MS);
 afterAll(async () => {
   await env?.teardown();
 });
@@ -36,7 +36,8 @@ function deliveryLog(succeedsAt: (deliveryId: string, attempt: number) => boolea
           prior: priorAttempts,
           scheduledAt: await env.currentTimeMs(),
         });
-        if (!succeedsAt(deliveryId, priorAttempts + info.attempt)) throw ApplicationFailure.create({ message: 'receiver answered 500' });
+        if (!succeedsAt(deliveryId, priorAttempts + info.attempt))
+          throw ApplicationFailure.create({ message: 'receiver answered 500' });
       },
       async failDelivery(deliveryId: string) {
         failed.push(deliveryId);
