@@ -75,12 +75,12 @@ describe('client e2e: webhooks', () => {
       });
 
       // the delivery log, read through the client, shows this delivery and its successful attempt
-      let logged = await svc.webhooks.deliveries(sub.id).toArray();
-      const deadline = Date.now() + 10_000;
-      while (logged[0]?.status !== 'succeeded' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 100));
-        logged = await svc.webhooks.deliveries(sub.id).toArray();
-      }
+      const logged = await pollUntil(
+        10_000,
+        () => svc.webhooks.deliveries(sub.id).toArray(),
+        (l) => l[0]?.status === 'succeeded',
+        'the delivery log',
+      );
       expect(logged).toHaveLength(1);
       expect(Object.keys(logged[0]!).sort()).toEqual(Object.keys(WEBHOOK_DELIVERY_FIELDS).sort());
       // the log entry is the delivery (X-SVC-Delivery); the body id names the event

@@ -165,9 +165,12 @@ describe('console', () => {
     await go('/inbox');
     await page.getByText('Second question?').waitFor();
     await page.getByLabel('Your answer').fill('from the console');
-    // hold the inbox's polling, so the page still shows the gate it read when someone else answers it
+    // hold the inbox's polling until the page has shown the conflict, so it still shows the gate it read
+    // when someone else answers it
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/v1/runs?status=*', async (route) => {
-      await new Promise((r) => setTimeout(r, 5000));
+      await held;
       await route.continue().catch(() => undefined);
     });
     // someone else answers the same gate first
@@ -180,6 +183,7 @@ describe('console', () => {
     expect(other.status).toBe(202);
     await page.getByRole('button', { name: 'Send answer' }).click();
     await page.getByText(/Already answered/).waitFor();
+    release();
     await page.unroute('**/v1/runs?status=*');
 
     await go(`/runs/${run.id}`);
@@ -361,12 +365,10 @@ async function agentId(): Promise<string> {
 }
 
 async function expectText(locator: ReturnType<Page['locator']>, pattern: RegExp): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = (await locator.textContent()) ?? '';
-    if (pattern.test(text)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  expect(text).toMatch(pattern);
+  await pollUntil(
+    20_000,
+    async () => (await locator.textContent()) ?? '',
+    (text) => pattern.test(text),
+    `text ${pattern}`,
+  );
 }

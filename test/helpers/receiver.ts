@@ -34,6 +34,3 @@ export async function startReceiver(
     },
   };
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-

@@ -91,13 +91,13 @@ describe('record workflow histories for the replay test', () => {
 
   /** The id of the one workflow of `type` whose id contains `part` (visibility lags a little). */
   const findWorkflow = async (type: string, part: string): Promise<string> => {
-    for (let i = 0; i < 100; i++) {
+    const closed = async () => {
       for await (const wf of h.temporal.client.workflow.list({ query: `WorkflowType = '${type}'` })) {
         if (wf.workflowId.includes(part) && wf.status.name !== 'RUNNING') return wf.workflowId;
       }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`no closed ${type} workflow with ${part} in its id`);
+      return undefined;
+    };
+    return (await pollUntil(20_000, closed, Boolean, `a closed ${type} workflow with ${part} in its id`))!;
   };
 
   it('a run through every gate: input, tool approval, output approval, review with a correction', async () => {
