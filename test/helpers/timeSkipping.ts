@@ -60,7 +60,7 @@ async function startServer(path: string): Promise<TestWorkflowEnvironment> {
         server: { executable: { type: 'existing-path', path } },
       });
     } catch (err) {
-      if (attempt >= 3) throw err;
+      if (attempt >= 4) throw err;
     }
   }
 }
