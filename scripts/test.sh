@@ -45,6 +45,13 @@ if SVC_SCHEMATHESIS="$(bash scripts/schemathesis.sh)"; then
 else
   svc_log "Schemathesis is not available; test/fuzz/schemathesis.test.ts will fail"
 fi
+# Temporal's time-skipping test server for the workflow tests of test/workflows/ (Java, resolved with
+# Maven into .tools/; docs/testing.md). Without it only those tests fail, saying why.
+if SVC_TEMPORAL_TEST_SERVER="$(bash scripts/temporal-test-server.sh)"; then
+  export SVC_TEMPORAL_TEST_SERVER
+else
+  svc_log "Temporal's test server is not available; the tests of test/workflows/ will fail"
+fi
 svc_console_install
 svc_console_build
 svc_ensure_chromium

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, sessionCookie, setPlan, signUp, type Account } from '../helpers/factories';
-import { startReceiver, until } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
 import { waitForFlowRun } from '../flows/helpers';
+import { pollUntil } from '../helpers/poll';
 
 // Idempotency-Key on every POST (docs/api/limits.md#idempotency), against the real service.
 describe('Idempotency-Key on every POST', () => {
@@ -338,20 +339,16 @@ describe('Idempotency-Key on every POST', () => {
         })
       ).json();
       await createRun(h, auth, { agentId: echo.id });
-      await until(() => rx.received.length === 3, 30_000, '3 attempts');
-      let delivery: { id: string; status: string } | undefined;
-      for (let i = 0; i < 200 && delivery?.status !== 'failed'; i++) {
-        [delivery] = (await list(`/v1/webhooks/${sub.id}/deliveries`, 'deliveries')) as Array<{
-          id: string;
-          status: string;
-        }>;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await pollUntil(30_000, () => rx.received.length === 3, Boolean, '3 attempts');
+      type Delivery = { id: string; status: string; attempts: unknown[] };
+      const latest = async () => ((await list(`/v1/webhooks/${sub.id}/deliveries`, 'deliveries')) as Delivery[])[0];
+      const delivery = await pollUntil(20_000, latest, (d) => d?.status === 'failed', 'the failed delivery');
       expect(delivery?.status).toBe('failed');
       const path = `/v1/webhooks/${sub.id}/deliveries/${delivery!.id}/redeliver`;
       expect((await twice('POST /v1/webhooks/:id/deliveries/:deliveryId/redeliver', path)).status).toBe(202);
-      await until(() => rx.received.length === 6, 30_000, '3 more attempts');
-      await new Promise((r) => setTimeout(r, 2000));
+      await pollUntil(30_000, () => rx.received.length === 6, Boolean, '3 more attempts');
+      // the one round it started is over (failed again after its 3 attempts): nothing more can come
+      await pollUntil(20_000, latest, (d) => d?.status === 'failed' && d.attempts.length === 6, 'the round to end');
       expect(rx.received).toHaveLength(6);
     } finally {
       await rx.close();
@@ -370,19 +367,16 @@ describe('Idempotency-Key on every POST', () => {
       ).json();
       const saver = await createAgent(h, auth, { presetId: 'scripted', settings: { saveOutput: [conn.id] } });
       await createRun(h, auth, { agentId: saver.id, input: { script: [{ final: 'done' }] } });
-      let delivery: { id: string; status: string } | undefined;
-      for (let i = 0; i < 200 && delivery?.status !== 'succeeded'; i++) {
-        [delivery] = (await list(`/v1/output-connections/${conn.id}/deliveries`, 'deliveries')) as Array<{
-          id: string;
-          status: string;
-        }>;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      type Delivery = { id: string; status: string; attempts: unknown[] };
+      const latest = async () =>
+        ((await list(`/v1/output-connections/${conn.id}/deliveries`, 'deliveries')) as Delivery[])[0];
+      const delivery = await pollUntil(20_000, latest, (d) => d?.status === 'succeeded', 'the delivery');
       expect(delivery?.status).toBe('succeeded');
       const path = `/v1/output-connections/${conn.id}/deliveries/${delivery!.id}/redeliver`;
       expect((await twice('POST /v1/output-connections/:id/deliveries/:deliveryId/redeliver', path)).status).toBe(202);
-      await until(() => rx.received.length === 2, 30_000, 'the redelivery');
-      await new Promise((r) => setTimeout(r, 2000));
+      await pollUntil(30_000, () => rx.received.length === 2, Boolean, 'the redelivery');
+      // the one round it started is over: nothing more can come
+      await pollUntil(20_000, latest, (d) => d?.status === 'succeeded' && d.attempts.length === 2, 'the round to end');
       expect(rx.received).toHaveLength(2);
     } finally {
       await rx.close();

@@ -6,6 +6,7 @@ import type { Harness } from '../helpers/harness';
 import { error, ok } from '../helpers/responses';
 import { startRunStack } from '../helpers/worker';
 import { call, newAgent, newApp, type Headers } from './helpers';
+import { pollUntil } from '../helpers/poll';
 
 /** A request with a Host header of our choosing (fetch does not let one set it). */
 function withHost(
@@ -203,16 +204,14 @@ describe('app custom domains', () => {
     });
     expect(posted.status).toBe(303);
     expect(posted.headers.location).toMatch(/^\/runs\/[0-9a-f-]{36}\?token=/);
-    const deadline = Date.now() + 30_000;
-    let status: any;
-    do {
-      status = JSON.parse(
-        (await withHost(h, name, posted.headers.location!, { headers: { accept: 'application/json' } })).text,
-      );
-    } while (
-      status.status !== 'succeeded' &&
-      Date.now() < deadline &&
-      (await new Promise((r) => setTimeout(r, 150))) === undefined
+    const status = await pollUntil(
+      30_000,
+      async () =>
+        JSON.parse(
+          (await withHost(h, name, posted.headers.location!, { headers: { accept: 'application/json' } })).text,
+        ),
+      (s) => s.status === 'succeeded',
+      'the run through the custom domain',
     );
     expect(status).toMatchObject({ status: 'succeeded', output: { echo: { topic: 'custom' } } });
 

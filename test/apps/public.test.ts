@@ -5,16 +5,16 @@ import { startApi, type Harness } from '../helpers/harness';
 import { error, ok } from '../helpers/responses';
 import { startRunStack } from '../helpers/worker';
 import { call, newAgent, newApp, type Headers } from './helpers';
+import { pollUntil } from '../helpers/poll';
 
 /** Polls the public status route (JSON) until the run is finished. */
 async function waitDone(h: Harness, statusUrl: string): Promise<any> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const body = await ok(fetch(statusUrl, { headers: { accept: 'application/json' } }), 200);
-    if (['succeeded', 'failed', 'cancelled'].includes(body.status)) return body;
-    if (Date.now() > deadline) throw new Error(`run not finished: ${JSON.stringify(body)}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
+  return pollUntil(
+    30_000,
+    () => ok(fetch(statusUrl, { headers: { accept: 'application/json' } }), 200),
+    (body) => ['succeeded', 'failed', 'cancelled'].includes(body.status),
+    'the run to finish',
+  );
 }
 
 // Published apps' public face: form, runs, status pages (docs/api/apps.md#public-pages).

@@ -6,6 +6,7 @@ import { createAgent } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
 import { createFlow, runFlow, waitForFlowRun } from '../flows/helpers';
 import { newApp } from '../apps/helpers';
+import { pollUntil } from '../helpers/poll';
 
 type Headers = Record<string, string>;
 
@@ -96,12 +97,12 @@ describe('the run gate for every caller kind', () => {
       h.request(`/v1/evals/${created.id}/runs`, { method: 'POST', headers: auth, json: {} }),
       202,
     );
-    let run: any;
-    for (let i = 0; i < 200; i++) {
-      run = await ok(h.request(`/v1/eval-runs/${started.id}`, { headers: auth }), 200);
-      if (run.status === 'failed' || run.status === 'succeeded') break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const run = await pollUntil(
+      50_000,
+      () => ok(h.request(`/v1/eval-runs/${started.id}`, { headers: auth }), 200),
+      (r) => r.status === 'failed' || r.status === 'succeeded',
+      'the eval run to finish',
+    );
     expect(run).toMatchObject({ status: 'failed', passed: 0 });
     expect(run.results).toEqual([
       expect.objectContaining({

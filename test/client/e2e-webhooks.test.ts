@@ -17,9 +17,10 @@ import {
   WEBHOOK_FIELDS,
 } from '../../client/src/schema.js';
 import type { Harness } from '../helpers/harness';
-import { startReceiver, until } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { startRunStack } from '../helpers/worker';
 import { clientWorkspace, rejectionOf } from './e2e-helpers';
+import { pollUntil } from '../helpers/poll';
 
 let h: Harness;
 let stop: () => Promise<void>;
@@ -45,7 +46,7 @@ describe('client e2e: webhooks', () => {
       const echo = await svc.agents.create({ name: 'Echo', presetId: 'general-assistant' });
       const run = await svc.runs.create({ agentId: echo.id, input: { ping: 'pong' } });
       expect((await svc.runs.wait(run.id, { pollMs: 100, timeoutMs: 30_000 })).status).toBe('succeeded');
-      await until(() => rx.received.length === 1, 20_000, 'the run.succeeded delivery');
+      await pollUntil(20_000, () => rx.received.length === 1, Boolean, 'the run.succeeded delivery');
 
       const { headers, raw } = rx.received[0]!;
       const header = headers['x-svc-signature'] as string | undefined;
@@ -74,12 +75,12 @@ describe('client e2e: webhooks', () => {
       });
 
       // the delivery log, read through the client, shows this delivery and its successful attempt
-      let logged = await svc.webhooks.deliveries(sub.id).toArray();
-      const deadline = Date.now() + 10_000;
-      while (logged[0]?.status !== 'succeeded' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 100));
-        logged = await svc.webhooks.deliveries(sub.id).toArray();
-      }
+      const logged = await pollUntil(
+        10_000,
+        () => svc.webhooks.deliveries(sub.id).toArray(),
+        (l) => l[0]?.status === 'succeeded',
+        'the delivery log',
+      );
       expect(logged).toHaveLength(1);
       expect(Object.keys(logged[0]!).sort()).toEqual(Object.keys(WEBHOOK_DELIVERY_FIELDS).sort());
       // the log entry is the delivery (X-SVC-Delivery); the body id names the event

@@ -7,9 +7,10 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { addMember, signUp, uniqueEmail, type Account } from '../helpers/factories';
 import type { Harness } from '../helpers/harness';
-import { startReceiver, until } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { startRunStack } from '../helpers/worker';
 import { checkPage, ensureConsoleBuilt, launch } from './browser';
+import { pollUntil } from '../helpers/poll';
 
 jest.setTimeout(120_000);
 
@@ -169,9 +170,12 @@ describe('console', () => {
     await go('/inbox');
     await page.getByText('Second question?').waitFor();
     await page.getByLabel('Your answer').fill('from the console');
-    // hold the inbox's polling, so the page still shows the gate it read when someone else answers it
+    // hold the inbox's polling until the page has shown the conflict, so it still shows the gate it read
+    // when someone else answers it
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/v1/runs?status=*', async (route) => {
-      await new Promise((r) => setTimeout(r, 5000));
+      await held;
       await route.continue().catch(() => undefined);
     });
     // someone else answers the same gate first
@@ -184,6 +188,7 @@ describe('console', () => {
     expect(other.status).toBe(202);
     await page.getByRole('button', { name: 'Send answer' }).click();
     await page.getByText(/Already answered/).waitFor();
+    release();
     await page.unroute('**/v1/runs?status=*');
 
     await go(`/runs/${run.id}`);
@@ -228,7 +233,7 @@ describe('console', () => {
       json: { agentId: await agentId(), input: { script: [{ ask: 'Hooked?' }] } },
     });
     expect(res.status).toBe(201);
-    await until(() => receiver.received.length >= 3, 30_000, 'the webhook delivery attempts');
+    await pollUntil(30_000, () => receiver.received.length >= 3, Boolean, 'the webhook delivery attempts');
 
     await page.getByRole('button', { name: 'Show deliveries' }).click();
     const row = page.getByTestId('delivery').filter({ hasText: 'run.needs_input' });
@@ -236,7 +241,7 @@ describe('console', () => {
     await expectText(row, /500.*500.*500/s);
     await checkPage(page, 'webhooks');
     await row.getByRole('button', { name: 'Redeliver' }).click();
-    await until(() => receiver.received.length >= 4, 30_000, 'the redelivery');
+    await pollUntil(30_000, () => receiver.received.length >= 4, Boolean, 'the redelivery');
     await row.filter({ hasText: 'succeeded' }).waitFor({ timeout: 30_000 });
     await expectText(row, /204/);
     // a finished delivery, succeeded included, may be sent again
@@ -365,12 +370,10 @@ async function agentId(): Promise<string> {
 }
 
 async function expectText(locator: ReturnType<Page['locator']>, pattern: RegExp): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = (await locator.textContent()) ?? '';
-    if (pattern.test(text)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  expect(text).toMatch(pattern);
+  await pollUntil(
+    20_000,
+    async () => (await locator.textContent()) ?? '',
+    (text) => pattern.test(text),
+    `text ${pattern}`,
+  );
 }

@@ -15,6 +15,7 @@ import { bearer, createKey, setPlan, signUp, type Account } from '../helpers/fac
 import type { Harness } from '../helpers/harness';
 import { createAgent } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
+import { pollUntil } from '../helpers/poll';
 
 // The conversation engine itself (docs/api/conversations.md), through its domain API with a real worker:
 // dedupe by message id, idle end, continue-as-new keeping the transcript, one charge per turn.
@@ -52,14 +53,8 @@ describe('conversation engine', () => {
   const messages = (conversationId: string) =>
     h.orm.em.fork().find(ConversationMessage, { conversationId }, { orderBy: { seq: 'asc' } });
 
-  async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 20_000): Promise<T> {
-    const until = Date.now() + ms;
-    for (;;) {
-      const v = await read();
-      if (done(v) || Date.now() > until) return v;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  const waitFor = <T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 20_000): Promise<T> =>
+    pollUntil(ms, read, done, 'the conversation state');
 
   it('continues as new after its turns per run and keeps the transcript; each turn one run, one charge', async () => {
     const conversation = await open();

@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { verifyWebhookSignature } from '../../client/src/index.js';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
-import { startReceiver, until, type Received } from '../helpers/receiver';
+import { pollUntil } from '../helpers/poll';
+import { startReceiver, type Received } from '../helpers/receiver';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
 
@@ -69,7 +70,12 @@ describe('one signed-delivery engine for webhooks and output connections', () =>
       const agent = await createAgent(h, auth, { presetId: 'scripted', settings: { saveOutput: [connectionId] } });
       const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ final: { total: 42 } }] } });
       await waitForStatus(h, auth, run.id, 'succeeded');
-      await until(() => hooks.received.length === 1 && outputs.received.length === 1, 20_000, 'both deliveries');
+      await pollUntil(
+        20_000,
+        () => hooks.received.length === 1 && outputs.received.length === 1,
+        Boolean,
+        'both deliveries',
+      );
 
       const [event] = hooks.received;
       const [output] = outputs.received;

@@ -6,6 +6,7 @@ import type { Harness } from '../helpers/harness';
 import { ok } from '../helpers/responses';
 import { createAgent } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
+import { pollUntil } from '../helpers/poll';
 
 type Headers = Record<string, string>;
 
@@ -60,13 +61,12 @@ describe('eval runs', () => {
     const created = await ok(call('POST', `/v1/agents/${agentId}/evals`, { name: 'e', cases }), 201);
     const started = await ok(call('POST', `/v1/evals/${created.id}/runs`, version ? { version } : {}), 202);
     expect(started).toMatchObject({ evalId: created.id, status: 'queued', total: cases.length, results: [] });
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const run = await ok(call('GET', `/v1/eval-runs/${started.id}`), 200);
-      if (run.status === 'succeeded' || run.status === 'failed') return run;
-      if (Date.now() > deadline) throw new Error(`eval run did not finish: ${JSON.stringify(run)}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    return pollUntil(
+      60_000,
+      () => ok(call('GET', `/v1/eval-runs/${started.id}`), 200),
+      (run) => run.status === 'succeeded' || run.status === 'failed',
+      'the eval run to finish',
+    );
   }
 
   async function caseRuns(evalRunId: string): Promise<any[]> {
@@ -161,12 +161,12 @@ describe('eval runs', () => {
       h.request(`/v1/evals/${created.id}/runs`, { method: 'POST', headers: poorAuth, json: {} }),
       202,
     );
-    let run: any;
-    for (let i = 0; i < 200; i++) {
-      run = await ok(h.request(`/v1/eval-runs/${started.id}`, { headers: poorAuth }), 200);
-      if (run.status === 'failed' || run.status === 'succeeded') break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const run = await pollUntil(
+      50_000,
+      () => ok(h.request(`/v1/eval-runs/${started.id}`, { headers: poorAuth }), 200),
+      (r) => r.status === 'failed' || r.status === 'succeeded',
+      'the eval run to finish',
+    );
     expect(run).toMatchObject({ status: 'failed', passed: 0, score: 0 });
     expect(run.results).toEqual([
       {

@@ -1,4 +1,5 @@
 import type { Harness } from '../helpers/harness';
+import { pollUntil } from '../helpers/poll';
 
 type Headers = Record<string, string>;
 
@@ -12,14 +13,12 @@ export async function waitForFlowRun(
 ): Promise<any> {
   const matches =
     typeof until === 'function' ? until : (run: any) => ([] as string[]).concat(until).includes(run.status);
-  const deadline = Date.now() + timeoutMs;
-  let last: any;
-  while (Date.now() < deadline) {
-    last = await (await h.request(`/v1/flow-runs/${id}`, { headers })).json();
-    if (matches(last)) return last;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`flow run ${id} did not reach the expected state; last seen ${JSON.stringify(last)}`);
+  return pollUntil(
+    timeoutMs,
+    async () => (await h.request(`/v1/flow-runs/${id}`, { headers })).json(),
+    matches,
+    `flow run ${id} to reach the expected state`,
+  );
 }
 
 export async function createFlow(h: Harness, headers: Headers, body: Record<string, unknown>): Promise<any> {

@@ -5,6 +5,7 @@ import type { Harness } from '../helpers/harness';
 import { error, ok } from '../helpers/responses';
 import { startRunStack } from '../helpers/worker';
 import { createFlow, waitForFlowRun } from './helpers';
+import { pollUntil } from '../helpers/poll';
 
 type Headers = Record<string, string>;
 
@@ -120,11 +121,9 @@ describe('flow triggers', () => {
 
     // the schedule fires (now, rather than in five minutes): its action makes a flow run that runs
     await handle.trigger();
-    let runs: any[] = [];
-    for (let i = 0; i < 100 && runs.length === 0; i++) {
-      runs = (await ok(h.request(`/v1/flows/${flow.id}/runs`, { headers: auth }), 200)).flowRuns;
-      if (!runs.length) await new Promise((r) => setTimeout(r, 100));
-    }
+    const flowRuns = async (): Promise<any[]> =>
+      (await ok(h.request(`/v1/flows/${flow.id}/runs`, { headers: auth }), 200)).flowRuns;
+    const runs = await pollUntil(10_000, flowRuns, (r) => r.length > 0, 'the triggered flow run');
     expect(runs).toHaveLength(1);
     const done = await waitForFlowRun(h, auth, runs[0].id, ['succeeded', 'failed']);
     expect(done).toMatchObject({
@@ -137,11 +136,7 @@ describe('flow triggers', () => {
     // and it fires by the clock: with its spec made an interval of 2 s (the product takes crons, a minute at
     // the finest), a tick arrives within seconds and makes another flow run
     await handle.update((prev) => ({ ...prev, spec: { intervals: [{ every: '2s' }] } }));
-    let ticked: any[] = runs;
-    for (let i = 0; i < 150 && ticked.length < 2; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      ticked = (await ok(h.request(`/v1/flows/${flow.id}/runs`, { headers: auth }), 200)).flowRuns;
-    }
+    const ticked = await pollUntil(15_000, flowRuns, (r) => r.length >= 2, 'a flow run of a tick');
     expect(ticked.length).toBeGreaterThanOrEqual(2);
     expect(ticked[0].trigger.type).toBe('schedule');
 

@@ -34,14 +34,3 @@ export async function startReceiver(
     },
   };
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits until `predicate` holds, polling every 50 ms; throws after `timeoutMs`. */
-export async function until(predicate: () => boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}

@@ -1,12 +1,13 @@
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
-import { startReceiver, sleep, until } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { error, ok } from '../helpers/responses';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
 import { outputRedeliveryWorkflowId } from '../../domain/outputs/redeliver';
 import { runOutputsWorkflowId } from '../../domain/outputs/runOutputs';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
+import { pollUntil } from '../helpers/poll';
 
 type Headers = Record<string, string>;
 interface Delivery {
@@ -43,14 +44,14 @@ describe('redelivering a saved output', () => {
     h.request(`/v1/output-connections/${connId}/deliveries/${deliveryId}/redeliver`, { method: 'POST', headers });
   const log = async (connId: string): Promise<Delivery[]> =>
     (await ok(h.request(`/v1/output-connections/${connId}/deliveries`, { headers: auth }), 200)).deliveries;
-  async function finished(connId: string, attempts: number): Promise<Delivery> {
-    for (let i = 0; i < 150; i++) {
-      const [d] = await log(connId);
-      if (d && d.status !== 'pending' && d.attempts.length >= attempts) return d;
-      await sleep(100);
-    }
-    throw new Error(`delivery not finished with ${attempts} attempts`);
-  }
+  /** The latest delivery once a round of it is over with `attempts` attempts: no attempt of it can follow. */
+  const finished = async (connId: string, attempts: number): Promise<Delivery> =>
+    (await pollUntil(
+      15_000,
+      async () => (await log(connId))[0] as Delivery | undefined,
+      (d) => Boolean(d) && d!.status !== 'pending' && d!.attempts.length >= attempts,
+      `the delivery finished with ${attempts} attempts`,
+    ))!;
   /** A connection to `url`, and a succeeded run of an agent saving to it. */
   async function savedRun(url: string): Promise<{ connId: string; runId: string }> {
     const conn = await ok(
@@ -121,7 +122,6 @@ describe('redelivering a saved output', () => {
       const refused = await error(redeliver(connId, first.id), 409, 'conflict');
       expect(refused.details).toEqual({ status: 'pending' });
       expect((await finished(connId, 2)).status).toBe('succeeded');
-      await sleep(500);
       expect(rx.received).toHaveLength(2);
 
       await error(redeliver(connId, '00000000-0000-4000-8000-000000000000'), 404, 'not_found');
@@ -131,7 +131,7 @@ describe('redelivering a saved output', () => {
         204,
       );
       await error(redeliver(connId, first.id), 404, 'not_found');
-      await until(() => rx.received.length === 2, 1000, 'no more deliveries');
+      await pollUntil(1000, () => rx.received.length === 2, Boolean, 'no more deliveries');
       expect(rx.received).toHaveLength(2);
     } finally {
       await rx.close();

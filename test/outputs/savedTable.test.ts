@@ -2,7 +2,7 @@ import { attemptOutputDelivery, recordOutputDelivery } from '../../domain/output
 import type { Scope } from '../../domain/identity/scopes';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import type { Harness } from '../helpers/harness';
-import { sleep } from '../helpers/receiver';
+import { pollUntil } from '../helpers/poll';
 import { error, ok } from '../helpers/responses';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { samplePostgres } from '../helpers/sampleSources';
@@ -52,24 +52,24 @@ describe('saved table output connections', () => {
       call('POST', '/v1/saved-tables', auth, { name: 'Customers', dataSourceId: sourceId, read }),
       201,
     );
-    for (let i = 0; i < 150; i++) {
-      const got = await ok(call('GET', `/v1/saved-tables/${t.id}`, auth), 200);
-      if (got.status === 'ok') return t.id;
-      await sleep(200);
-    }
-    throw new Error('saved table never refreshed');
+    await pollUntil(
+      30_000,
+      () => ok(call('GET', `/v1/saved-tables/${t.id}`, auth), 200),
+      (got) => got.status === 'ok',
+      'the saved table refreshed',
+    );
+    return t.id;
   }
   const rows = async (id: string) => (await ok(call('GET', `/v1/saved-tables/${id}/rows?limit=100`, auth), 200)).rows;
   const deliveries = async (id: string) =>
     (await ok(call('GET', `/v1/output-connections/${id}/deliveries`, auth), 200)).deliveries;
-  async function settled(id: string, count = 1) {
-    for (let i = 0; i < 150; i++) {
-      const log = await deliveries(id);
-      if (log.length >= count && log.every((d: { status: string }) => d.status !== 'pending')) return log;
-      await sleep(200);
-    }
-    throw new Error('delivery still pending');
-  }
+  const settled = (id: string, count = 1) =>
+    pollUntil(
+      30_000,
+      () => deliveries(id),
+      (log) => log.length >= count && log.every((d: { status: string }) => d.status !== 'pending'),
+      'the deliveries to settle',
+    );
 
   it('creates a connection only for a saved table of the workspace (400 at savedTableId otherwise)', async () => {
     const tableId = await savedTable();
@@ -140,7 +140,12 @@ describe('saved table output connections', () => {
 
     // A refresh replaces appended rows with the source's (documented).
     await ok(call('POST', `/v1/saved-tables/${tableId}/refresh`, auth), 202);
-    for (let i = 0; i < 150 && (await rows(tableId)).length !== 2; i++) await sleep(200);
+    await pollUntil(
+      30_000,
+      () => rows(tableId),
+      (r) => r.length === 2,
+      'the refreshed rows',
+    );
     expect(await rows(tableId)).toEqual([
       { id: 1, name: 'Ada' },
       { id: 2, name: 'Grace' },
@@ -159,7 +164,7 @@ describe('saved table output connections', () => {
     await waitForStatus(h, auth, run.id, 'succeeded');
     const [log] = await settled(conn.id);
     expect(log).toMatchObject({ runId: run.id, status: 'failed' });
-    await sleep(3500); // longer than the http retry schedule (1 s, then 2 s): no attempt follows
+    // `failed` is written after the last attempt: the attempts listed now are all there will be
     const [again] = await deliveries(conn.id);
     expect(again.attempts).toEqual([{ at: expect.any(String), statusCode: null, error: 'saved table deleted' }]);
     expect((await call('GET', `/v1/saved-tables/${tableId}/rows`, auth)).status).toBe(404);

@@ -7,17 +7,13 @@ import { createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
 import { call, createNumber, createPhoneAgent, CREDENTIALS } from './helpers';
 import { callback, gatherAction, said, startTelephony } from './telephony';
+import { pollUntil } from '../helpers/poll';
 
 type Headers = Record<string, string>;
 
+/** Waits for `probe` to answer something (not undefined). */
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 40_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  return (await pollUntil(timeoutMs, probe, (value) => value !== undefined, what)) as T;
 }
 
 // Calls end to end with a real worker: Twilio's callbacks in (signed by Twilio's own library with the Auth

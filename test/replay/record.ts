@@ -13,7 +13,7 @@ import { conversationWorkflowId } from '../../workflows/conversationMessages';
 import { runWorkflowId } from '../../workflows/messages';
 import type { Harness } from '../helpers/harness';
 import { addMember, bearer, createKey, setPlan, signUp } from '../helpers/factories';
-import { startReceiver, until } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack, testTaskQueue } from '../helpers/worker';
 import { historyToJSON } from './historyJson';
@@ -120,13 +120,13 @@ describe('record workflow histories for the replay test', () => {
 
   /** The id of the one workflow of `type` whose id contains `part` (visibility lags a little). */
   const findWorkflow = async (type: string, part: string): Promise<string> => {
-    for (let i = 0; i < 100; i++) {
+    const closed = async () => {
       for await (const wf of h.temporal.client.workflow.list({ query: `WorkflowType = '${type}'` })) {
         if (wf.workflowId.includes(part) && wf.status.name !== 'RUNNING') return wf.workflowId;
       }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`no closed ${type} workflow with ${part} in its id`);
+      return undefined;
+    };
+    return (await pollUntil(20_000, closed, Boolean, `a closed ${type} workflow with ${part} in its id`))!;
   };
 
   it('a run through every gate: input, tool approval, output approval, review with a correction', async () => {
@@ -375,7 +375,7 @@ describe('record workflow histories for the replay test', () => {
         .deliveries;
       if (failed.status !== 'failed') throw new Error(`expected a failed delivery, got ${failed.status}`);
       await post(`/v1/webhooks/${sub.id}/deliveries/${failed.id}/redeliver`);
-      await until(() => flaky.received.length === 4, 20_000, 'the redelivery');
+      await pollUntil(20_000, () => flaky.received.length === 4, Boolean, 'the redelivery');
       await save('webhook-redelivery', await findWorkflow('webhookDeliveryWorkflow', failed.id));
     } finally {
       await ok.close();

@@ -5,6 +5,7 @@ import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { spawnWorker } from '../helpers/processes';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { testTaskQueue } from '../helpers/worker';
+import { pollUntil } from '../helpers/poll';
 
 // Issue: "kill the worker while a run waits in needs_input and while an activity is running, start a
 // new worker, and the run finishes correctly with nothing lost or duplicated. Restarting the API loses nothing."
@@ -88,8 +89,7 @@ describe('durability', () => {
         agentId: agent.id,
         input: { script: [{ tool: 'http_request', args: { url } }, { final: { ok: 1 } }] },
       });
-      const deadline = Date.now() + 30_000;
-      while (hits === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await pollUntil(30_000, () => hits > 0, Boolean, 'the tool call');
       expect(hits).toBe(1);
       first.kill9();
       const second = await spawnWorker(workerEnv());

@@ -2,8 +2,9 @@ import { Client } from 'pg';
 import { RUN_EVENTS_CHANNEL } from '../../domain/runs/events';
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
-import { until } from '../helpers/receiver';
+
 import { createAgent, createRun } from '../helpers/runs';
+import { pollUntil } from '../helpers/poll';
 
 // A run's stream reads its events from PostgreSQL and is woken by a notification for each later one
 // (docs/api/runs.md, events). No stream can wait for a run before the run exists (the stream answers 404
@@ -34,7 +35,7 @@ describe("a run's first event", () => {
       // Notifications arrive in commit order: once this marker is heard, the create's would have been.
       const marker = `marker-${run.id}`;
       await pg.query('select pg_notify($1, $2)', [RUN_EVENTS_CHANNEL, marker]);
-      await until(() => heard.includes(marker), 5_000, 'the marker notification');
+      await pollUntil(5_000, () => heard.includes(marker), Boolean, 'the marker notification');
       expect(heard).not.toContain(run.id);
 
       const res = await h.request(`/v1/runs/${run.id}/events`, { headers: auth, signal: abort.signal });

@@ -1,8 +1,9 @@
-import { runWorkflowId } from '../../workflows/messages';
+import { runWorkflowId, stateQuery } from '../../workflows/messages';
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack, startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
+import { pollUntil } from '../helpers/poll';
 
 // Runs over HTTP against real Temporal and PostgreSQL (docs/api/runs.md): every status, every gate, every 409.
 describe('run lifecycle', () => {
@@ -204,12 +205,12 @@ describe('run lifecycle', () => {
     expect((await post(`/v1/runs/${run.id}/cancel`)).status).toBe(202);
     expect(await waitForStatus(h, auth, run.id, 'cancelled')).toMatchObject({ pendingAction: null, output: null });
     const handle = h.temporal.client.workflow.getHandle(runWorkflowId(run.id));
-    const deadline = Date.now() + 10_000;
-    let status = (await handle.describe()).status.name;
-    while (status !== 'CANCELLED' && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      status = (await handle.describe()).status.name;
-    }
+    const status = await pollUntil(
+      10_000,
+      async () => (await handle.describe()).status.name,
+      (s) => s === 'CANCELLED',
+      'the workflow to close as Canceled',
+    );
     expect(status).toBe('CANCELLED');
   });
 
@@ -335,7 +336,9 @@ describe('run lifecycle', () => {
     const retried = await post(`/v1/runs/${run.id}/input`, answer);
     expect(retried.status).toBe(202);
     expect(await retried.json()).toMatchObject({ id: run.id, status: 'needs_input', pendingAction: { id: second.id } });
-    await new Promise((r) => setTimeout(r, 500));
+    // the workflow itself still waits at the second gate
+    const state = await h.temporal.client.workflow.getHandle(runWorkflowId(run.id)).query(stateQuery);
+    expect(state.pendingAction?.id).toBe(second.id);
     expect((await (await h.request(`/v1/runs/${run.id}`, { headers: auth })).json()).pendingAction.id).toBe(second.id);
     // an action id that was never answered is refused
     const stale = await post(`/v1/runs/${run.id}/input`, { answer: 'x', actionId: 'never-pending' });

@@ -15,7 +15,7 @@ import { runWorkflowId } from '../../workflows/messages';
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
-import { startReceiver, until } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { pollUntil } from '../helpers/poll';
 import { startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
 
@@ -221,11 +221,12 @@ describe('recovery', () => {
           models: createModelRegistry(h.config.openai),
         };
         // Temporal's visibility store catches up with the termination a moment later: sweep until it has.
-        let finished = 0;
-        for (let tries = 0; finished === 0 && tries < 40; tries++) {
-          finished = await sweepStuckRuns(deps);
-          if (finished === 0) await new Promise((r) => setTimeout(r, 250));
-        }
+        const finished = await pollUntil(
+          10_000,
+          () => sweepStuckRuns(deps),
+          (n) => n > 0,
+          'the sweep to finish the run',
+        );
         expect(finished).toBeGreaterThanOrEqual(1);
         const after = await (await h.request(`/v1/runs/${run.id}`, { headers: auth })).json();
         expect(after).toMatchObject({
@@ -234,7 +235,7 @@ describe('recovery', () => {
           error: { code: 'run.internal_error' },
           usage: { costUsd: 0.001 },
         });
-        await until(() => rx.received.length === 1, 20_000, 'the run.failed delivery');
+        await pollUntil(20_000, () => rx.received.length === 1, Boolean, 'the run.failed delivery');
         expect(JSON.parse(rx.received[0].raw.toString())).toMatchObject({
           type: 'run.failed',
           run: { id: run.id, status: 'failed', error: { code: 'run.internal_error' } },
@@ -286,8 +287,7 @@ describe('recovery', () => {
         agentId,
         input: { script: [{ tool: 'http_request', args: { url } }, { final: { ok: 1 } }] },
       });
-      const deadline = Date.now() + 30_000;
-      while (!answer && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await pollUntil(30_000, () => answer, Boolean, 'the tool call');
       expect(hits).toBe(1);
       // PostgreSQL goes away for the worker while the tool answers; longer than the 3 attempts (1 s, 2 s) of the call
       await relay.cut();

@@ -6,6 +6,7 @@ import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
+import { pollUntil } from '../helpers/poll';
 
 // Cancel reaching an in-flight model call; search attributes an operator filters on in Temporal UI.
 describe('runs on the Temporal side', () => {
@@ -82,15 +83,13 @@ describe('runs on the Temporal side', () => {
     const agent = await createAgent(h, auth, { name: 'slow', modelId: 'openai/slow' });
     const run = await createRun(h, auth, { agentId: agent.id, input: { q: 'hello' } });
     await waitForStatus(h, auth, run.id, 'running');
-    const deadline = Date.now() + 20_000;
-    while (requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await pollUntil(20_000, () => requests.length > 0, Boolean, 'the model call');
     expect(requests).toHaveLength(1);
     const cancelled = await h.request(`/v1/runs/${run.id}/cancel`, { method: 'POST', headers: auth });
     expect(cancelled.status).toBe(202);
     const done = await waitForStatus(h, auth, run.id, 'cancelled', 20_000);
     expect(done.completedAt).not.toBeNull();
-    const until = Date.now() + 10_000;
-    while (!requests[0].closed && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await pollUntil(10_000, () => requests[0].closed, Boolean, 'the aborted model call');
     expect(requests[0].closed).toBe(true);
   });
 
@@ -109,13 +108,12 @@ describe('runs on the Temporal side', () => {
     expect(description.typedSearchAttributes.get(SvcRunStatus)).toBe('succeeded');
     // and the visibility query an operator types finds it
     const query = `SvcWorkspaceId = "${workspaceId}" AND SvcRunStatus = "succeeded" AND WorkflowId = "run-${run.id}"`;
-    let found: string[] = [];
-    const until = Date.now() + 10_000;
-    while (found.length === 0 && Date.now() < until) {
-      found = [];
-      for await (const wf of temporal.client.workflow.list({ query })) found.push(wf.workflowId);
-      if (found.length === 0) await new Promise((r) => setTimeout(r, 200));
-    }
+    const listed = async () => {
+      const ids: string[] = [];
+      for await (const wf of temporal.client.workflow.list({ query })) ids.push(wf.workflowId);
+      return ids;
+    };
+    const found = await pollUntil(10_000, listed, (ids) => ids.length > 0, 'the visibility query');
     expect(found).toEqual([`run-${run.id}`]);
 
     // A run waiting at a gate shows it (the operator's `SvcRunStatus = "needs_input"`), then its end.
@@ -123,11 +121,12 @@ describe('runs on the Temporal side', () => {
     const gated = await createRun(h, auth, { agentId: scripted.id, input: { script: [{ ask: 'q' }] } });
     await waitForStatus(h, auth, gated.id, 'needs_input');
     const gatedHandle = temporal.client.workflow.getHandle(`run-${gated.id}`);
-    let shown: unknown;
-    for (const end = Date.now() + 10_000; shown !== 'needs_input' && Date.now() < end;) {
-      shown = (await gatedHandle.describe()).typedSearchAttributes.get(SvcRunStatus);
-      if (shown !== 'needs_input') await new Promise((r) => setTimeout(r, 100));
-    }
+    const shown = await pollUntil(
+      10_000,
+      async () => (await gatedHandle.describe()).typedSearchAttributes.get(SvcRunStatus),
+      (s) => s === 'needs_input',
+      'SvcRunStatus needs_input',
+    );
     expect(shown).toBe('needs_input');
     const answered = await h.request(`/v1/runs/${gated.id}/input`, {
       method: 'POST',

@@ -94,16 +94,8 @@ describe('saved tables', () => {
   const read = { object: 'customers', columns: ['id', 'name'], orderBy: [{ column: 'id' }] };
   const create = (body: Record<string, unknown> = {}) =>
     ok(call('POST', '/v1/saved-tables', manager, { name: 'Customers', dataSourceId: sourceId, read, ...body }), 201);
-  const waitFor = async (id: string, until: (t: any) => boolean, timeoutMs = 30_000): Promise<any> => {
-    const deadline = Date.now() + timeoutMs;
-    let last: any;
-    while (Date.now() < deadline) {
-      last = await ok(call('GET', `/v1/saved-tables/${id}`, reader), 200);
-      if (until(last)) return last;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`saved table did not reach the state; last ${JSON.stringify(last)}`);
-  };
+  const waitFor = (id: string, until: (t: any) => boolean, timeoutMs = 30_000): Promise<any> =>
+    pollUntil(timeoutMs, () => ok(call('GET', `/v1/saved-tables/${id}`, reader), 200), until, 'the saved table state');
 
   it('materialises a read, pages its rows and refreshes in the workflow saved-table-<id>', async () => {
     const created = await create();

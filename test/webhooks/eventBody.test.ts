@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
-import { sleep, startReceiver, until } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { createAgent, createRun } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
+import { pollUntil } from '../helpers/poll';
 
 // An event's body is stored once and sent to every subscriber with one `id` (docs/api/webhooks.md).
 describe('webhook event bodies', () => {
@@ -39,14 +40,13 @@ describe('webhook event bodies', () => {
       id: string;
       status: string;
     }>;
-  const failedDelivery = async (subId: string) => {
-    for (let i = 0; i < 100; i++) {
-      const [log] = await deliveries(subId);
-      if (log?.status === 'failed') return log;
-      await sleep(100);
-    }
-    throw new Error('the delivery never failed');
-  };
+  const failedDelivery = async (subId: string) =>
+    (await pollUntil(
+      10_000,
+      async () => (await deliveries(subId))[0],
+      (log) => log?.status === 'failed',
+      'the failed delivery',
+    ))!;
 
   it('sends one event to two subscriptions with identical bodies and one id, stored once; a redelivery sends the same bytes', async () => {
     const ok = await startReceiver();
@@ -59,7 +59,7 @@ describe('webhook event bodies', () => {
       const okSub = await subscribe(ok.url);
       const flakySub = await subscribe(flaky.url);
       const run = await createRun(h, auth, { agentId: echo.id, input: {} });
-      await until(() => ok.received.length === 1 && flaky.received.length === 3, 30_000, 'both deliveries');
+      await pollUntil(30_000, () => ok.received.length === 1 && flaky.received.length === 3, Boolean, 'both deliveries');
 
       const body = ok.received[0].raw;
       expect(flaky.received.every((r) => r.raw.equals(body))).toBe(true);
@@ -87,7 +87,7 @@ describe('webhook event bodies', () => {
         headers: auth,
       });
       expect(again.status).toBe(202);
-      await until(() => flaky.received.length === 4, 20_000, 'the redelivery');
+      await pollUntil(20_000, () => flaky.received.length === 4, Boolean, 'the redelivery');
       expect(flaky.received[3].raw.equals(body)).toBe(true);
     } finally {
       await ok.close();
@@ -120,7 +120,7 @@ describe('webhook event bodies', () => {
         headers: auth,
       });
       expect(again.status).toBe(202);
-      await until(() => rx.received.length === 1, 20_000, 'the redelivery');
+      await pollUntil(20_000, () => rx.received.length === 1, Boolean, 'the redelivery');
       expect(rx.received[0].raw.toString('utf8')).toBe(legacy);
     } finally {
       await rx.close();

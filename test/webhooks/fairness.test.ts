@@ -1,8 +1,9 @@
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
-import { sleep, startReceiver, until } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { createAgent, createRun } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
+import { pollUntil } from '../helpers/poll';
 
 // One workspace's flood of deliveries to receivers that never answer must not starve another workspace's
 // delivery (docs/api/webhooks.md, "Fairness"): a workspace holds at most SVC_WEBHOOK_WORKSPACE_SLOTS of the
@@ -54,11 +55,10 @@ describe('webhook delivery fairness between workspaces', () => {
       await createRun(h, flood.auth, { agentId: flood.agent.id, input: {} });
       // distinct deliveries that reached a receiver (a delivery's later attempts carry the same X-SVC-Delivery)
       const inFlight = () => new Set(hanging.flatMap((r) => r.received.map((m) => m.headers['x-svc-delivery']))).size;
-      await until(() => inFlight() >= 8, 30_000, 'the flood taking slots');
-      await sleep(500);
+      await pollUntil(30_000, () => inFlight() >= 8, Boolean, 'the flood taking slots');
 
       await createRun(h, quiet.auth, { agentId: quiet.agent.id, input: {} });
-      await until(() => rx.received.length === 1, 30_000, "the quiet workspace's delivery");
+      await pollUntil(30_000, () => rx.received.length === 1, Boolean, "the quiet workspace's delivery");
       const [log] = (await (await h.request(`/v1/webhooks/${sub.id}/deliveries`, { headers: quiet.auth })).json())
         .deliveries as Array<{ createdAt: string }>;
       // from the moment the delivery was recorded to the moment its receiver had it

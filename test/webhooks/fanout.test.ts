@@ -1,11 +1,12 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
-import { startReceiver, until } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { createAgent, createRun } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
 import { runWorkflowId } from '../../workflows/messages';
 import { webhookTaskQueue } from '../../workflows/taskQueues';
+import { pollUntil } from '../helpers/poll';
 
 // The fan-out records the deliveries of an announced status change (and makes their first attempts). A run makes its announcements'
 // deliveries in its own workflow: no second workflow per announcement; the announcement of its end inside its last workflow task. A
@@ -56,7 +57,7 @@ describe('webhook fan-out', () => {
     try {
       const echo = await createAgent(h, auth, { presetId: 'general-assistant' });
       const run = await createRun(h, auth, { agentId: echo.id, input: {} });
-      await until(() => rx.received.length === 1, 20_000, 'the run.succeeded delivery');
+      await pollUntil(20_000, () => rx.received.length === 1, Boolean, 'the run.succeeded delivery');
       expect(JSON.parse(rx.received[0].raw.toString())).toMatchObject({ type: 'run.succeeded', run: { id: run.id } });
 
       const events = await closedHistory(h, run.id);
@@ -104,7 +105,7 @@ describe('webhook fan-out', () => {
       });
       expect(sent.status).toBe(200);
       const { runId } = (await sent.json()) as { runId: string };
-      await until(() => rx.received.length === 1, 20_000, 'the run.succeeded delivery');
+      await pollUntil(20_000, () => rx.received.length === 1, Boolean, 'the run.succeeded delivery');
       const fanout = h.temporal.client.workflow.getHandle(`webhook-fanout-${runId}-run.succeeded-final`);
       expect((await fanout.describe()).type).toBe('webhookFanoutWorkflow');
       const history = await h.temporal.client.workflow.getHandle(runWorkflowId(runId)).fetchHistory();
@@ -146,10 +147,10 @@ describe('webhook fan-out with no inline fan-out to spare', () => {
     const fast = await echoWorkspace();
     try {
       await createRun(h, slow.auth, { agentId: slow.agent.id, input: {} });
-      await until(() => slow.rx.received.length === 1, 20_000, 'the hanging attempt');
+      await pollUntil(20_000, () => slow.rx.received.length === 1, Boolean, 'the hanging attempt');
 
       const run = await createRun(h, fast.auth, { agentId: fast.agent.id, input: {} });
-      await until(() => fast.rx.received.length === 1, 20_000, 'the run.succeeded delivery');
+      await pollUntil(20_000, () => fast.rx.received.length === 1, Boolean, 'the run.succeeded delivery');
       // delivered while the other fan-out still holds the only inline one
       expect(hanging).toHaveLength(1);
 
@@ -175,7 +176,7 @@ describe('webhook fan-out with no inline fan-out to spare', () => {
     try {
       await subscribe(h, auth, second.url);
       const run = await createRun(h, auth, { agentId: agent.id, input: {} });
-      await until(() => rx.received.length === 1 && second.received.length === 1, 20_000, 'both deliveries');
+      await pollUntil(20_000, () => rx.received.length === 1 && second.received.length === 1, Boolean, 'both deliveries');
 
       const names = (await closedHistory(h, run.id)).map(
         (e) => e.activityTaskScheduledEventAttributes?.activityType?.name,

@@ -6,9 +6,11 @@ import { openSecret, secretSlot } from '../../db/secretColumns';
 import { createSecretBox } from '../../platform/secrets';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
-import { sleep, startReceiver, until } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
 import { createAgent, createRun } from '../helpers/runs';
+import { runWorkflowId } from '../../workflows/messages';
 import { startRunStack } from '../helpers/worker';
+import { pollUntil } from '../helpers/poll';
 
 // The fan-out makes every subscriber's first attempt itself, at once (docs/api/webhooks.md, "Delivery"),
 // with real receivers on 127.0.0.1; attempts 2 and 3 go on as before.
@@ -95,9 +97,10 @@ describe('webhook first attempts in the fan-out', () => {
     const { rx, most } = await overlappingReceiver(50);
     try {
       for (let i = 0; i < 100; i++) await subscribe(`${rx.url}?n=${i}`);
-      await createRun(h, auth, { agentId: echo.id, input: {} });
-      await until(() => rx.received.length >= 100, 60_000, '100 first attempts');
-      await sleep(1500);
+      const run = await createRun(h, auth, { agentId: echo.id, input: {} });
+      await pollUntil(60_000, () => rx.received.length >= 100, Boolean, '100 first attempts');
+      // the run's workflow closes only after its announcement's deliveries: no attempt can follow
+      await h.temporal.client.workflow.getHandle(runWorkflowId(run.id)).result();
       expect(rx.received).toHaveLength(100);
       expect(new Set(rx.received.map((r) => r.headers['x-svc-delivery'])).size).toBe(100);
       expect(rx.received.every((r) => r.headers['x-svc-attempt'] === '1')).toBe(true);
@@ -117,12 +120,13 @@ describe('webhook first attempts in the fan-out', () => {
     try {
       const sub = await subscribe(rx.url);
       await createRun(h, auth, { agentId: echo.id, input: {} });
-      await until(() => rx.received.length === 3, 30_000, '3 attempts');
-      let log: { status: string; attempts: unknown[] } | undefined;
-      for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(100)) {
-        [log] = await deliveries(sub.id);
-        if (log?.status === 'failed') break;
-      }
+      await pollUntil(30_000, () => rx.received.length === 3, Boolean, '3 attempts');
+      const log = await pollUntil(
+        10_000,
+        async () => (await deliveries(sub.id))[0] as { status: string; attempts: unknown[] } | undefined,
+        (l) => l?.status === 'failed',
+        'the failed delivery',
+      );
       expect(rx.received.map((r) => r.headers['x-svc-attempt'])).toEqual(['1', '2', '3']);
       expect(log).toMatchObject({ status: 'failed' });
       expect(log!.attempts).toHaveLength(3);

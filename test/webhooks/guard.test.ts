@@ -1,6 +1,7 @@
 import { startApi, type Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
-import { startReceiver, sleep } from '../helpers/receiver';
+import { startReceiver } from '../helpers/receiver';
+import { pollUntil } from '../helpers/poll';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startWorker, testTaskQueue, type RunningWorker } from '../helpers/worker';
 
@@ -41,15 +42,13 @@ describe('webhook delivery with the public-address guard on', () => {
       await waitForStatus(h, auth, run.id, 'succeeded');
       const log = async () =>
         (await (await h.request(`/v1/webhooks/${sub.id}/deliveries`, { headers: auth })).json()).deliveries;
-      const deadline = Date.now() + 30_000;
-      while ((await log())[0]?.status !== 'failed' && Date.now() < deadline) await sleep(200);
-      const [delivery] = await log();
+      const [delivery] = await pollUntil(30_000, log, (l) => l[0]?.status === 'failed', 'the failed delivery');
       expect(delivery).toMatchObject({ runId: run.id, type: 'run.succeeded', status: 'failed' });
       expect(delivery.attempts).toHaveLength(3);
       for (const attempt of delivery.attempts) {
         expect(attempt).toMatchObject({ statusCode: null, error: expect.stringMatching(/not public/) });
       }
-      await sleep(500);
+      // every attempt was refused before connecting: the receiver never heard of it
       expect(receiver.received).toHaveLength(0);
     } finally {
       await receiver.close();

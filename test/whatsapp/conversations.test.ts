@@ -3,7 +3,6 @@ import { conversationWorkflowId } from '../../workflows/conversationMessages';
 import { bearer, createKey, setPlan, signUp, type Account } from '../helpers/factories';
 import type { Harness } from '../helpers/harness';
 import { pollUntil } from '../helpers/poll';
-import { until } from '../helpers/receiver';
 import { error, ok } from '../helpers/responses';
 import { createAgent } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
@@ -72,7 +71,7 @@ describe('WhatsApp conversations', () => {
     const res = await send(kerry, [{ id: `wamid.${randomUUID()}`, text: 'Hello there' }]);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ received: 1 });
-    await until(() => acceptedTo(account.phoneNumberId).length === 1, 30_000, 'the first reply');
+    await pollUntil(30_000, () => acceptedTo(account.phoneNumberId).length === 1, Boolean, 'the first reply');
     const [reply] = acceptedTo(account.phoneNumberId);
     expect(reply.authorization).toBe(`Bearer ${accessToken}`);
     expect(reply.body).toMatchObject({ messaging_product: 'whatsapp', to: kerry, type: 'text' });
@@ -92,7 +91,7 @@ describe('WhatsApp conversations', () => {
     // the same contact again: the same conversation; another contact: a conversation of their own
     await send(kerry, [{ id: `wamid.${randomUUID()}`, text: 'Second question' }]);
     await send(contact(), [{ id: `wamid.${randomUUID()}`, text: 'Someone else' }]);
-    await until(() => acceptedTo(account.phoneNumberId).length === 3, 30_000, 'three replies');
+    await pollUntil(30_000, () => acceptedTo(account.phoneNumberId).length === 3, Boolean, 'three replies');
     const listed = await conversations(account.id);
     expect(listed).toHaveLength(2);
     const again = await detail(conversation.id);
@@ -112,7 +111,7 @@ describe('WhatsApp conversations', () => {
     const message = { id: `wamid.${randomUUID()}`, text: 'Only once please' };
     const answers = await Promise.all([send(from, [message]), send(from, [message]), send(from, [message])]);
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
-    await until(() => acceptedTo(account.phoneNumberId).length >= 1, 30_000, 'the reply');
+    await pollUntil(30_000, () => acceptedTo(account.phoneNumberId).length >= 1, Boolean, 'the reply');
     expect((await send(from, [message])).status).toBe(200);
     await new Promise((r) => setTimeout(r, 2_000));
     expect(acceptedTo(account.phoneNumberId)).toHaveLength(1);
@@ -127,7 +126,7 @@ describe('WhatsApp conversations', () => {
     const first = fake.calls.length;
     failing.add(first).add(first + 1);
     await send(contact(), [{ id: `wamid.${randomUUID()}`, text: 'Are you there?' }]);
-    await until(() => acceptedTo(account.phoneNumberId).length === 1, 60_000, 'the reply after two 503s');
+    await pollUntil(60_000, () => acceptedTo(account.phoneNumberId).length === 1, Boolean, 'the reply after two 503s');
     expect(callsTo(account.phoneNumberId).map((c) => c.status)).toEqual([503, 503, 200]);
     await new Promise((r) => setTimeout(r, 1_500));
     expect(acceptedTo(account.phoneNumberId)).toHaveLength(1);
@@ -139,7 +138,7 @@ describe('WhatsApp conversations', () => {
   it('answers 404 for a removed account and ends its conversations', async () => {
     const { account, send } = await newAccount();
     await send(contact(), [{ id: `wamid.${randomUUID()}`, text: 'Hi' }]);
-    await until(() => acceptedTo(account.phoneNumberId).length === 1, 30_000, 'the reply');
+    await pollUntil(30_000, () => acceptedTo(account.phoneNumberId).length === 1, Boolean, 'the reply');
     expect((await h.request(`/v1/whatsapp/accounts/${account.id}`, { method: 'DELETE', headers: auth })).status).toBe(
       204,
     );
@@ -152,7 +151,7 @@ describe('WhatsApp conversations', () => {
   it("answers 404 for another workspace's conversations and needs whatsapp:read", async () => {
     const { account, send } = await newAccount();
     await send(contact(), [{ id: `wamid.${randomUUID()}`, text: 'Private' }]);
-    await until(() => acceptedTo(account.phoneNumberId).length === 1, 30_000, 'the reply');
+    await pollUntil(30_000, () => acceptedTo(account.phoneNumberId).length === 1, Boolean, 'the reply');
     const [conversation] = await conversations(account.id);
     const stranger = await signUp(h);
     const theirs = bearer(await createKey(h, stranger, ['whatsapp:read']));
