@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { urlOut } from './text';
 import { pageQuery } from '../../domain/shared/pagination';
 import { uuid } from './common';
 
@@ -30,7 +31,7 @@ export const accountOut = z.object({
   id: z.uuid(),
   phoneNumberId: z.string(),
   agentId: z.uuid(),
-  webhookUrl: z.string(),
+  webhookUrl: urlOut,
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
