@@ -29,6 +29,9 @@ export function urlText(max: number) {
 /** A URL the service hands out (built from `SVC_PUBLIC_URL`, or one a caller registered). */
 export const urlOut = z.string().meta({ format: 'uri' });
 
+/** A link the service hands out that may be relative to its own address (an app's page, `/apps/<slug>`). */
+export const linkOut = z.string().meta({ format: 'uri-reference' });
+
 // JavaScript's String.prototype.trim removes exactly these (WhiteSpace and LineTerminator); the class is
 // spelled out because a pattern's `\s` means other things to other regex engines.
 const TRIMMED = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
