@@ -31,6 +31,7 @@ import { appRoutes } from './routes/apps/apps';
 import { appDomainRoutes } from './routes/apps/domains';
 import { publicFace } from './routes/apps/publicFace';
 import { approvalLinkRoutes } from './routes/approvalLinks';
+import { publicAppRoutes } from './routes/apps/publicRoutes';
 import { agentVersionRoutes } from './routes/agents/versions';
 import { catalogRoutes } from './routes/catalog';
 import { fileRoutes } from './routes/files';
@@ -166,6 +167,7 @@ export function declareRoutes(
     }),
     ...appRoutes(),
     ...appDomainRoutes({ resolveTxt: createTxtResolver(deps.config.dnsServers) }),
+    ...publicAppRoutes({ config: deps.config, temporal: deps.temporal, models, rateLimits: deps.rateLimits, storage }),
     ...flowRoutes({ config: deps.config, temporal: deps.temporal, box }),
     ...flowRunRoutes({ config: deps.config, temporal: deps.temporal, box }),
     ...flowHookRoutes({ config: deps.config, temporal: deps.temporal, box, rateLimits: deps.rateLimits }),
@@ -253,7 +255,7 @@ export function createApp(deps: AppDeps): {
   app.use(consoleStatic(deps.config));
   // Temporal's remote codec endpoint for operators (docs/operations.md): 404 unless SVC_CODEC_TOKEN is set.
   app.use(codecServer(deps.config));
-  // Published apps' public pages (docs/api/apps.md): no credential, outside the /v1 router.
+  // Published apps' pages on their verified custom domains (docs/api/apps.md); `/apps/<slug>` is declared.
   app.use(publicFace({ config: deps.config, temporal: deps.temporal, models, rateLimits, storage }));
   app.use(notFound(router));
   app.use(router.routes());

@@ -1,6 +1,7 @@
 import { z, type ZodType } from 'zod';
 import type { RouteDef } from './routes/route';
 import { INELIGIBLE_REASONS } from '../workflows/approvalPolicy';
+import { createdStatus, createLinks, operationId, templateOf } from './openapiLinks';
 
 const errorEnvelope = z.object({
   error: z.object({
@@ -39,7 +40,9 @@ function jsonSchema(schema: ZodType, io: 'input' | 'output'): Record<string, unk
   return rest;
 }
 
-function binarySchema(contentType: string): Record<string, unknown> {
+function rawSchema(route: RouteDef, contentType: string): Record<string, unknown> {
+  const declared = route.rawBody?.schemas?.[contentType];
+  if (declared) return jsonSchema(declared, 'input');
   const bytes = { type: 'string', format: 'binary' };
   return contentType.startsWith('multipart/')
     ? { type: 'object', properties: { file: bytes }, required: ['file'] }
@@ -51,15 +54,31 @@ function parameters(route: RouteDef): unknown[] {
   for (const [where, schema] of [
     ['path', route.params],
     ['query', route.query],
+    ['header', route.headers],
   ] as const) {
     if (!schema) continue;
     const js = jsonSchema(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] };
     for (const [name, s] of Object.entries(js.properties ?? {})) {
-      out.push({ name, in: where, required: where === 'path' || (js.required ?? []).includes(name), schema: s });
+      const { description, ...rest } = s as { description?: string };
+      const required = where === 'path' || (js.required ?? []).includes(name);
+      out.push({ name, in: where, required, ...(description ? { description } : {}), schema: rest });
     }
   }
-  if (route.method === 'POST') out.push(IDEMPOTENCY_KEY);
+  if (honoursKey(route)) out.push(IDEMPOTENCY_KEY);
   return out;
+}
+
+/**
+ * Whether a POST acts on `Idempotency-Key`: every one with a workspace (api/middleware/idempotency.ts), and
+ * a public one that keeps its key itself (an app's run); sign-in and the provider hooks ignore it.
+ */
+function honoursKey(route: RouteDef): boolean {
+  return route.method === 'POST' && (route.access.auth !== 'public' || route.idempotency === 'own');
+}
+
+function requiredQuery(route: RouteDef): string[] {
+  if (!route.query) return [];
+  return (jsonSchema(route.query, 'input') as { required?: string[] }).required ?? [];
 }
 
 /** Every POST takes one (docs/api/limits.md#idempotency). */
@@ -77,7 +96,7 @@ const IDEMPOTENCY_KEY = {
 function standardErrors(route: RouteDef): Record<number, string> {
   const out: Record<number, string> = {};
   // A POST's Idempotency-Key header is input too, and its reuse for another request is a conflict.
-  const keyed = route.method === 'POST' && route.access.auth !== 'public';
+  const keyed = honoursKey(route);
   const takesInput = Boolean(route.body || route.rawBody || route.query || route.method === 'POST');
   if (takesInput) out[400] = '`validation_error` or `invalid_json`: the request fails its schema';
   if (route.access.auth !== 'public') {
@@ -98,39 +117,35 @@ function standardErrors(route: RouteDef): Record<number, string> {
   return out;
 }
 
-const operationId = (method: string, path: string) =>
-  `${method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`;
+const digits = { type: 'string', pattern: '^[0-9]+$' };
+const HEADERS = {
+  requestId: {
+    description: 'The id of this request, also in an error body and the log (docs/api/errors.md)',
+    required: true,
+    schema: { type: 'string', minLength: 1 },
+  },
+  limit: { description: 'Requests allowed per window (docs/api/limits.md)', schema: digits },
+  remaining: { description: 'Requests left in this window', schema: digits },
+  reset: { description: 'Seconds until the window resets', schema: digits },
+  retryAfter: { description: 'Seconds to wait before trying again', schema: digits },
+};
 
 /**
- * OpenAPI links from each create (`POST /v1/<things>` answering 201 with an `id`) to the operations on
- * `/v1/<things>/{id}` and below that take that id alone, so a client (and the fuzzer's stateful phase,
- * docs/testing.md) can follow a created resource to its reads, actions and delete; plus the links of
- * LINKED_BODIES, whose request body carries the id (a new agent's id to `POST /v1/runs`).
+ * The headers of a response: every one carries `X-Request-Id`; a counted request (a credential, or a
+ * per-client limit) `RateLimit-*`; a 429, a 503 and any other error may say `Retry-After`.
  */
-function createLinks(routes: RouteDef[], path: string, route: RouteDef): Record<string, unknown> | undefined {
-  const created = route.responses[201]?.schema;
-  if (route.method !== 'POST' || !created || path.includes('{')) return undefined;
-  const props = (jsonSchema(created, 'output') as { properties?: Record<string, unknown> }).properties ?? {};
-  if (!('id' in props)) return undefined;
-  const links: Record<string, unknown> = {};
-  for (const other of routes) {
-    const otherPath = other.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-    if (!otherPath.startsWith(`${path}/{id}`) || (otherPath.match(/\{/g) ?? []).length !== 1) continue;
-    const id = operationId(other.method, otherPath);
-    links[id] = { operationId: id, parameters: { id: '$response.body#/id' } };
+function responseHeaders(route: RouteDef, status: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { 'X-Request-Id': HEADERS.requestId };
+  if (route.access.auth !== 'public' || route.ipRateLimit || status === '429') {
+    Object.assign(out, {
+      'RateLimit-Limit': HEADERS.limit,
+      'RateLimit-Remaining': HEADERS.remaining,
+      'RateLimit-Reset': HEADERS.reset,
+    });
   }
-  for (const [target, field] of LINKED_BODIES[path] ?? []) {
-    const [method, targetPath] = target.split(' ') as [string, string];
-    const id = operationId(method, targetPath);
-    links[id] = { operationId: id, requestBody: { [field]: '$response.body#/id' } };
-  }
-  return Object.keys(links).length ? links : undefined;
+  if (status === '429' || status === '503' || status === 'default') out['Retry-After'] = HEADERS.retryAfter;
+  return out;
 }
-
-/** Creates whose id another create takes in its body: `[operation, body field]` per collection. */
-const LINKED_BODIES: Record<string, Array<[string, string]>> = {
-  '/v1/agents': [['POST /v1/runs', 'agentId']],
-};
 
 /**
  * `GET /v1/openapi.json`, generated from the very schemas that validate requests, so the document
@@ -140,37 +155,32 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
   const paths: Record<string, Record<string, unknown>> = {};
   const errorContent = { 'application/json': { schema: jsonSchema(errorEnvelope, 'output') } };
   for (const route of routes) {
-    const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    const path = templateOf(route.path);
     const responses: Record<string, unknown> = {};
     for (const [status, description] of Object.entries(standardErrors(route)))
       responses[status] = { description, content: errorContent };
     for (const [status, doc] of Object.entries(route.responses)) {
-      responses[status] = doc.schema
-        ? {
-            description: doc.description,
-            content: {
-              'application/json': { schema: jsonSchema(doc.schema, 'output') },
-              // a route that can also answer in another media type (the audit log's CSV, a report's HTML)
-              ...Object.fromEntries(
-                [doc.contentType ?? []]
-                  .flat()
-                  .filter((type) => type !== 'application/json')
-                  .map((type) => [type, {}]),
-              ),
-            },
-          }
+      // JSON (its schema, or the error envelope of an error) and any other media type the route declares
+      const content: Record<string, unknown> = doc.schema
+        ? { 'application/json': { schema: jsonSchema(doc.schema, 'output') } }
         : Number(status) >= 400
-          ? { description: doc.description, content: errorContent }
-          : doc.contentType
-            ? {
-                description: doc.description,
-                content: Object.fromEntries([doc.contentType].flat().map((type) => [type, {}])),
-              }
-            : { description: doc.description };
+          ? { ...errorContent }
+          : {};
+      for (const type of [doc.contentType ?? []].flat()) content[type] ??= {};
+      responses[status] = Object.keys(content).length
+        ? { description: doc.description, content }
+        : { description: doc.description };
     }
-    const links = createLinks(routes, path, route);
-    if (links) (responses[201] as Record<string, unknown>).links = links;
+    const status = createdStatus(route);
+    const createdSchema = status ? route.responses[Number(status)].schema : undefined;
+    const created = createdSchema
+      ? Object.keys((jsonSchema(createdSchema, 'output') as { properties?: object }).properties ?? {})
+      : [];
+    const links = createLinks(routes, route, created, requiredQuery);
+    if (links) (responses[status!] as Record<string, unknown>).links = links;
     responses.default = { description: 'Error (docs/api/errors.md)', content: errorContent };
+    for (const [status, response] of Object.entries(responses))
+      (response as Record<string, unknown>).headers = responseHeaders(route, status);
     const security =
       route.access.auth === 'public'
         ? []
@@ -205,9 +215,12 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
                 route.rawBody.contentTypes.map((type) => [
                   type,
                   // a part without a Content-Type is a form field, not a file (api/uploads.ts)
-                  type.startsWith('multipart/')
-                    ? { schema: binarySchema(type), encoding: { file: { contentType: 'application/octet-stream' } } }
-                    : { schema: binarySchema(type) },
+                  type.startsWith('multipart/') && !route.rawBody?.schemas?.[type]
+                    ? {
+                        schema: rawSchema(route, type),
+                        encoding: { file: { contentType: 'application/octet-stream' } },
+                      }
+                    : { schema: rawSchema(route, type) },
                 ]),
               ),
             },

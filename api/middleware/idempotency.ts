@@ -20,13 +20,8 @@ export function idempotency(route: RouteDef): Middleware<AppState> {
   const mode = route.idempotency ?? 'replay';
   const name = `${route.method} ${route.path}`;
   return async (ctx, next) => {
-    const sent = ctx.headers['idempotency-key'];
-    if (sent === undefined) return next();
-    // A key sent is checked on every POST, even where it changes nothing: an empty or malformed one is 400.
-    const key = Array.isArray(sent) ? sent.join(', ') : sent;
-    if (!KEY_FORMAT.test(key)) {
-      throw errors.validation([{ path: HEADER, message: 'Use 1 to 255 visible ASCII characters' }]);
-    }
+    const key = sentKey(ctx);
+    if (key === null) return next();
     const workspaceId = ctx.state.identity?.workspaceId;
     if (mode === 'own' || !workspaceId) return next();
     const scope: KeyScope = { workspaceId, route: name, key };
@@ -63,6 +58,21 @@ export function idempotency(route: RouteDef): Middleware<AppState> {
     // Koa serialises a body object with JSON.stringify too: the replay sends the same bytes.
     await completeKey(ctx.state.em, scope, { status: ctx.status, body: kept === null ? null : JSON.stringify(kept) });
   };
+}
+
+/**
+ * The request's `Idempotency-Key`, or null when none was sent. A key sent is checked on every POST, even
+ * where it changes nothing.
+ * @throws ApiError 400 `validation_error` for an empty or malformed key
+ */
+export function sentKey(ctx: Parameters<Middleware<AppState>>[0]): string | null {
+  const sent = ctx.headers['idempotency-key'];
+  if (sent === undefined) return null;
+  const key = Array.isArray(sent) ? sent.join(', ') : sent;
+  if (!KEY_FORMAT.test(key)) {
+    throw errors.validation([{ path: HEADER, message: 'Use 1 to 255 visible ASCII characters' }]);
+  }
+  return key;
 }
 
 /**

@@ -7,7 +7,7 @@ import { serializeFile } from '../../domain/files/presenters';
 import type { Config } from '../../platform/config';
 import type { Storage } from '../../platform/storage/storage';
 import { idParams } from '../schemas/common';
-import { fileListOut, fileOut, listFilesQuery, patchFileBody, uploadQuery } from '../schemas/files';
+import { fileListOut, fileOut, listFilesQuery, patchFileBody, uploadHeaders, uploadQuery } from '../schemas/files';
 import { receiveMultipart } from '../multipart';
 import { rawFileMeta, receiveRaw, sendStored, uploadKind } from '../uploads';
 import { defineRoute, type RouteDef } from './route';
@@ -34,6 +34,7 @@ export function fileRoutes(deps: { config: Config; storage: Storage }): RouteDef
       tag: 'files',
       access: write,
       query: uploadQuery,
+      headers: uploadHeaders,
       rawBody: {
         contentTypes: ['application/octet-stream', 'multipart/form-data'],
         description: 'The bytes, with `Content-Type: <mime>` and `X-Filename: <name>`; or multipart with field `file`',

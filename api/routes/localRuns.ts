@@ -22,6 +22,8 @@ export function localRunRoutes(deps: { config: Config; temporal: Temporal; orm: 
       method: 'POST',
       path: '/v1/local-runs',
       summary: 'Report a batch of runs executed by a local runner',
+      // the batch holds at least one run: its first is what a link follows
+      createdId: '/runs/0/id',
       tag: 'runs',
       access: { auth: 'any', scope: 'runner:run' },
       body: localRunsBody,

@@ -44,9 +44,22 @@ export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
   /** Per-client-IP limit for unauthenticated routes such as sign-in (docs/api/limits.md). */
   ipRateLimit?: IpRateLimit;
   body?: ZodType<B>;
-  /** A body the handler streams itself (uploads): documented in OpenAPI, never parsed as JSON. */
-  rawBody?: { contentTypes: string[]; description: string };
+  /**
+   * A body the handler reads itself (uploads, a public form): documented in OpenAPI, never parsed by the
+   * router. A media type without an entry in `schemas` is documented as bytes (multipart: a `file` part).
+   */
+  rawBody?: { contentTypes: string[]; description: string; schemas?: Record<string, ZodType> };
+  /**
+   * Request headers the route reads besides the credential and `Idempotency-Key`, as an object of header
+   * names (`X-Filename`); checked by the `validate` middleware when sent, and documented in OpenAPI.
+   */
+  headers?: ZodType;
   query?: ZodType<Q>;
+  /**
+   * The query carries the credential of what the path names (a status page's token): a query that fails its
+   * schema is 404 like a wrong credential, so nobody learns from the answer that the page exists.
+   */
+  credentialInQuery?: boolean;
   params?: ZodType<P>;
   responses: Record<number, ResponseDoc>;
   /**
@@ -56,6 +69,14 @@ export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
    * transaction as its effect (run creation).
    */
   idempotency?: 'replay' | 'secret' | 'own';
+  /**
+   * Where a create (201 with an `id`) puts what it made, when that is not under its own path: the
+   * collection path whose `/:id` operations read and act on it (`POST /v1/agents/:id/evals` → `/v1/evals`).
+   * The OpenAPI document links the create to them (api/openapiLinks.ts).
+   */
+  creates?: string;
+  /** Where the answer of such a create names the new id, as a JSON pointer: `/id` unless said here. */
+  createdId?: string;
   /** Set on a route on its way out: it answers with `Deprecation` and `Sunset` (docs/versioning.md). */
   deprecated?: Deprecation;
   handler: (ctx: AppContext, input: RouteInput<B, Q, P>) => Promise<void>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { day, uuid } from './common';
+import { linkOut } from './text';
 
 const name = z.string().trim().min(1).max(200);
 const description = z.string().max(2000).nullable();
@@ -101,7 +102,7 @@ export const appOut = z.object({
   form: z.object({ fields: z.array(fieldOut) }),
   priceListId: z.uuid().nullable(),
   domains: z.array(domainOut),
-  publicUrl: z.string(),
+  publicUrl: linkOut,
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

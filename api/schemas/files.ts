@@ -55,3 +55,16 @@ export const folderOut = z.object({
 
 export const fileListOut = z.object({ files: z.array(fileOut), nextCursor: z.string().nullable() });
 export const folderListOut = z.object({ folders: z.array(folderOut), nextCursor: z.string().nullable() });
+
+/**
+ * The name of a raw upload's file (api/uploads.ts): required with a raw body, ignored with multipart, whose
+ * `file` part names itself. OpenAPI cannot make a header depend on the media type, so it is optional here.
+ */
+export const uploadHeaders = z.object({
+  'X-Filename': z
+    .string()
+    .min(1)
+    .max(4096)
+    .optional()
+    .describe('The file name, URL-encoded (non-ASCII names): required with a raw body, ignored with multipart'),
+});

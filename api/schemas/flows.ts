@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from '../../domain/shared/pagination';
 import { FLOW_RUN_STATUSES } from '../../workflows/flowMessages';
 import { uuid } from './common';
-import { text, trimmedText } from './text';
+import { text, trimmedText, urlOut, urlText } from './text';
 
 const object = z.record(z.string(), z.unknown());
 // A step name is what `{{steps.<name>…}}` names: one path segment, never a prototype's property.
@@ -23,7 +23,7 @@ const httpStep = z.strictObject({
   name: stepName,
   type: z.literal('http'),
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-  url: text(1, 2048),
+  url: urlText(2048),
   headers: z.record(headerName, headerValue).optional(),
   body: z.unknown().optional(),
 });
@@ -137,7 +137,7 @@ export const flowOut = z.object({
     timezone: z.string().optional(),
   }),
   steps: z.array(flowStepOut),
-  webhookUrl: z.string().nullable(),
+  webhookUrl: urlOut.nullable(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
@@ -175,5 +175,5 @@ export const flowRunOut = z.object({
   completedAt: z.iso.datetime().nullable(),
 });
 export const flowRunListOut = z.object({ flowRuns: z.array(flowRunOut), nextCursor: z.string().nullable() });
-export const webhookTokenOut = z.object({ webhookUrl: z.string() });
+export const webhookTokenOut = z.object({ webhookUrl: urlOut });
 export const hookAcceptedOut = z.object({ flowRunId: z.uuid() });

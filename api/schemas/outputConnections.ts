@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OUTPUT_CONNECTION_TYPES } from '../../db/entities/OutputConnection';
 import { uuid } from './common';
-import { text, trimmedText } from './text';
+import { text, trimmedText, urlOut, urlText } from './text';
 
 /**
  * `http`: a public URL and the secret that signs every delivery (16..256 characters, write-only, as a
@@ -9,7 +9,7 @@ import { text, trimmedText } from './text';
  * (docs/api/output-connections.md).
  */
 export const createOutputConnectionBody = z.discriminatedUnion('type', [
-  z.object({ name: trimmedText(200), type: z.literal('http'), url: text(1, 2048), secret: text(16, 256) }),
+  z.object({ name: trimmedText(200), type: z.literal('http'), url: urlText(2048), secret: text(16, 256) }),
   z.object({ name: trimmedText(200), type: z.literal('saved_table'), savedTableId: uuid }),
 ]);
 
@@ -19,7 +19,7 @@ export const outputConnectionOut = z
     id: z.uuid(),
     name: z.string(),
     type: z.enum(OUTPUT_CONNECTION_TYPES),
-    url: z.string().nullable(),
+    url: urlOut.nullable(),
     savedTableId: z.uuid().nullable(),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),

@@ -3,7 +3,7 @@ import { WEEK_DAYS } from '../../db/entities/PhoneCalendar';
 import { pageQuery } from '../../domain/shared/pagination';
 import { TIMEZONES } from '../../domain/phone/slots';
 import { day, uuid } from './common';
-import { text } from './text';
+import { text, urlOut } from './text';
 
 /** An E.164 phone number: `+`, a country code and up to 15 digits in all. */
 const e164 = z.string().regex(/^\+[1-9][0-9]{1,14}$/, 'Expected an E.164 number such as +14155550100');

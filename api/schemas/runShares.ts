@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { urlOut } from './text';
 import { runOut } from './runs';
 
 /** `POST /v1/runs/{id}/share`: the link and its token, shown once. */
-export const runShareOut = z.object({ url: z.string(), token: z.string() }).strict();
+export const runShareOut = z.object({ url: urlOut, token: z.string() }).strict();
 
 /** `/shared/runs/{token}` path: any text, so an unknown token is 404 like any unknown id, never 400. */
 export const sharedRunParams = z.object({ token: z.string() });

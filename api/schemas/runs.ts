@@ -43,27 +43,36 @@ export const feedbackBody = z.object({
   comment: text(0, 10_000).optional(),
 });
 
+// One shape per kind of wait (docs/api/runs.md): a question, a tool call or output to approve, output to review.
 const pendingAction = z
-  .object({
-    id: z.string(),
-    type: z.enum(['input', 'approval', 'review']),
-    // an approval gate under a policy (docs/api/runs.md#approval-policies)
-    policy: approvalPolicyOut.optional(),
-    approvals: z
-      .array(
-        z.object({
-          userId: z.uuid().nullable(),
-          keyId: z.uuid().nullable(),
-          at: z.iso.datetime(),
-          comment: z.string().nullable(),
-        }),
-      )
-      .optional(),
-    remaining: z.number().int().optional(),
-    expiresAt: z.iso.datetime().nullable().optional(),
-    escalated: z.boolean().optional(),
-  })
-  .catchall(z.unknown())
+  .discriminatedUnion('type', [
+    z.object({ id: z.string(), type: z.literal('input'), question: z.string() }).catchall(z.unknown()),
+    z
+      .object({
+        id: z.string(),
+        type: z.literal('approval'),
+        tool: z.string().optional(),
+        args: z.record(z.string(), z.unknown()).optional(),
+        proposedOutput: z.unknown().optional(),
+        // an approval gate under a policy (docs/api/runs.md#approval-policies)
+        policy: approvalPolicyOut.optional(),
+        approvals: z
+          .array(
+            z.object({
+              userId: z.uuid().nullable(),
+              keyId: z.uuid().nullable(),
+              at: z.iso.datetime(),
+              comment: z.string().nullable(),
+            }),
+          )
+          .optional(),
+        remaining: z.number().int().optional(),
+        expiresAt: z.iso.datetime().nullable().optional(),
+        escalated: z.boolean().optional(),
+      })
+      .catchall(z.unknown()),
+    z.object({ id: z.string(), type: z.literal('review'), proposedOutput: z.unknown() }).catchall(z.unknown()),
+  ])
   .nullable();
 
 export const runOut = z.object({

@@ -17,6 +17,21 @@ export function text(min: number, max: number, opts: { message?: string } = {}) 
     .meta(min > 0 ? { minLength: min, maxLength: max } : { maxLength: max });
 }
 
+/**
+ * A URL a caller gives (a webhook's, an HTTP step's): up to `max` characters, documented as `format: uri`. Which
+ * URLs are taken (http or https, to a public address) the service checks itself: 400 `webhook.url_not_public`
+ * for anything else, a string that is no URL at all included (docs/api/webhooks.md).
+ */
+export function urlText(max: number) {
+  return text(1, max).meta({ minLength: 1, maxLength: max, format: 'uri' });
+}
+
+/** A URL the service hands out (built from `SVC_PUBLIC_URL`, or one a caller registered). */
+export const urlOut = z.string().meta({ format: 'uri' });
+
+/** A link the service hands out that may be relative to its own address (an app's page, `/apps/<slug>`). */
+export const linkOut = z.string().meta({ format: 'uri-reference' });
+
 // JavaScript's String.prototype.trim removes exactly these (WhiteSpace and LineTerminator); the class is
 // spelled out because a pattern's `\s` means other things to other regex engines.
 const TRIMMED = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';

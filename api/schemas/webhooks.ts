@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENTS } from '../../db/entities/Webhook';
-import { text } from './text';
+import { text, urlOut, urlText } from './text';
 
 export const createWebhookBody = z.object({
-  url: text(1, 2048),
+  url: urlText(2048),
   events: z
     .array(z.enum(WEBHOOK_EVENTS))
     .min(1)
@@ -17,7 +17,7 @@ export const createWebhookBody = z.object({
 export const webhookOut = z
   .object({
     id: z.uuid(),
-    url: z.string(),
+    url: urlOut,
     events: z.array(z.enum(WEBHOOK_EVENTS)),
     status: z.enum(['active', 'disabled']),
     createdAt: z.iso.datetime(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { urlOut } from './text';
 import { pageQuery } from '../../domain/shared/pagination';
 import { uuid } from './common';
 
@@ -40,7 +41,7 @@ export const accountOut = z.object({
   phoneNumberId: z.string(),
   agentId: z.uuid(),
   template: z.object({ name: z.string(), language: z.string() }).nullable(),
-  webhookUrl: z.string(),
+  webhookUrl: urlOut,
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

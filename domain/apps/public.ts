@@ -6,8 +6,10 @@ import { Run } from '../../db/entities/Run';
 import { Workspace } from '../../db/entities/Workspace';
 import type { PutResult, Storage } from '../../platform/storage/storage';
 import { ApiError, errors, type ValidationIssue } from '../errors';
-import { newOpaqueToken, safeEqual, sha256Hex } from '../identity/secrets';
+import { safeEqual, sha256Hex } from '../identity/secrets';
 import { createRun, type CreateRunDeps } from '../runs/create';
+import { requestHash } from '../shared/idempotency/fingerprint';
+import { newRunToken, replayedRunToken, submissionKey } from './submissionKeys';
 import { claimQuota } from '../quotas/quotas';
 import { parseSubmission, type SubmittedFile } from './submission';
 
@@ -70,6 +72,19 @@ export interface Submission {
   issues?: ValidationIssue[];
 }
 
+/** Who submits, for an `Idempotency-Key`: the key as sent and the client it came from (its IP's subject). */
+export interface SubmissionKey {
+  key: string;
+  client: string;
+}
+
+/** A started (or, under a key sent before, replayed) app run: its id and the token of its status page. */
+export interface StartedAppRun {
+  runId: string;
+  token: string;
+  replayed: boolean;
+}
+
 /**
  * Starts a run of the app's agent for a public submission, charged to the app's workspace, with
  * `metadata.appId`; returns the run's id and the random token that alone opens its status page. The
@@ -77,20 +92,27 @@ export interface Submission {
  * figures, and an agent that cannot run (deleted, its model gone) makes the app 404.
  * Uploaded files become files of the workspace's library (at its root) in the run's own transaction and
  * the run's `input.fileIds`; a refused submission deletes their bytes, so it leaves no file behind.
- * Throws `validation_error` for the submission (one issue per field).
+ * With an `Idempotency-Key`, the rules of `POST /v1/runs` hold per app and client (docs/api/apps.md#public-pages):
+ * the same submission within 24 h is the same run (`replayed`, its files not stored again), another one is 409.
+ * Throws `validation_error` for the submission (one issue per field), `conflict` for a key reused.
  */
 export async function startAppRun(
   deps: CreateRunDeps & { storage: Storage },
   em: EntityManager,
   slug: string,
   submission: Submission,
-): Promise<{ runId: string; token: string }> {
+  idempotency: SubmissionKey | null = null,
+): Promise<StartedAppRun> {
   const files = submission.files ?? [];
+  const dropFiles = () => Promise.all(files.map((f) => deps.storage.delete(f.id).catch(() => undefined)));
   try {
-    return await startRun(deps, em, slug, submission.values, files, submission.issues ?? []);
+    const started = await startRun(deps, em, slug, submission, files, idempotency);
+    // A replay's run has its files from the first submission: these bytes are nobody's.
+    if (started.replayed) await dropFiles();
+    return started;
   } catch (err) {
     // The rows rolled back with the run; the bytes are outside the transaction.
-    await Promise.all(files.map((f) => deps.storage.delete(f.id).catch(() => undefined)));
+    await dropFiles();
     throw err;
   }
 }
@@ -99,27 +121,35 @@ async function startRun(
   deps: CreateRunDeps,
   em: EntityManager,
   slug: string,
-  values: Record<string, unknown>,
+  submission: Submission,
   files: SubmittedUpload[],
-  issues: ValidationIssue[],
-): Promise<{ runId: string; token: string }> {
+  idempotency: SubmissionKey | null,
+): Promise<StartedAppRun> {
   const app = await em.findOne(App, { slug, status: 'published' });
   if (!app) throw errors.notFound('App');
-  const input = parseSubmission(app.form, values, files, issues);
-  const token = newOpaqueToken();
+  const input = parseSubmission(app.form, submission.values, files, submission.issues ?? []);
+  const ring = deps.config.secretKeys;
+  const key = idempotency ? submissionKey(app.id, idempotency.client, idempotency.key) : null;
+  // The same submission: its values and its files' names, types and bytes (not the file ids made for it).
+  const fingerprint = requestHash({
+    values: submission.values,
+    files: files.map((f) => ({ field: f.field, filename: f.filename, mime: f.mime, size: f.size, sha256: f.sha256 })),
+  });
   const workspaceId = app.workspace.id;
-  let run: Run;
+  let token = '';
+  let made: { run: Run; created: boolean };
   try {
-    ({ run } = await createRun(
+    made = await createRun(
       deps,
       em,
       { actor: 'app', workspaceId, appId: app.id },
       { agentId: app.agent.id, input, metadata: { appId: app.id } },
-      null,
+      key,
       {
         // The token and the uploaded files commit with the run: a run its submitter could not open, and the
         // app's usage would not count (domain/apps/usage.ts), never exists, nor a file of a refused run.
         withRun: async (tx, created) => {
+          token = newRunToken(ring, created.id, key);
           const bytes = files.reduce((sum, f) => sum + f.size, 0);
           await claimQuota(tx, workspaceId, { storageBytes: bytes });
           tx.persist(new AppRunToken(created, tx.getReference(App, app.id), sha256Hex(token)));
@@ -131,8 +161,9 @@ async function startRun(
           }
         },
         insertedFileIds: new Set(files.map((f) => f.id)),
+        requestHash: fingerprint,
       },
-    ));
+    );
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     if (err.code === 'billing.insufficient_credits') {
@@ -143,7 +174,15 @@ async function startRun(
     if (err.code === 'conflict' && err.details?.quota) throw errors.conflict('This app cannot take files right now');
     throw err;
   }
-  return { runId: run.id, token };
+  if (made.created) return { runId: made.run.id, token, replayed: false };
+  const stored = await em.findOne(AppRunToken, { run: made.run.id, app: app.id });
+  const again = stored && key ? replayedRunToken(ring, made.run.id, key, stored.tokenHash) : null;
+  if (!again) {
+    throw errors.conflict('This Idempotency-Key already started a run whose token cannot be shown again', {
+      runId: made.run.id,
+    });
+  }
+  return { runId: made.run.id, token: again, replayed: true };
 }
 
 /**

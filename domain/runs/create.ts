@@ -47,6 +47,11 @@ export interface RunExtras {
    * looked up beforehand, since they do not exist until it commits.
    */
   insertedFileIds?: ReadonlySet<string>;
+  /**
+   * What a replay under the key compares, when not the body: an app submission's values and files (its body
+   * names file ids made for each request, which two sendings of one submission never share).
+   */
+  requestHash?: string;
 }
 
 /** `created` is false when the answer replays an earlier create with the same Idempotency-Key (200, not 201). */
@@ -74,7 +79,7 @@ export async function createRun(
   if (key && key.length > 255)
     throw errors.validation([{ path: 'Idempotency-Key', message: 'At most 255 characters' }]);
   // Only a replay compares it: a create without a key has nothing to compare it with.
-  const hash = key ? requestHash(body) : null;
+  const hash = key ? (extras.requestHash ?? requestHash(body)) : null;
   if (key) {
     const prior = await replay(deps, em, identity.workspaceId, key, hash!);
     if (prior) return { run: prior, created: false };

@@ -47,8 +47,10 @@ describe('route declarations', () => {
         continue;
       }
       if (route.access.auth === 'public') {
-        // the public faces outside the credentialed API (/shared/*: shared run dashboards) take no credential
+        // the public faces outside the credentialed API (/shared/*: shared run dashboards, /apps/*: published apps) take no credential
         if (route.path.startsWith('/shared/')) continue;
+        // a published app's pages (docs/api/apps.md#public-pages)
+        if (route.path.startsWith('/apps/')) continue;
         // the token-authenticated flow webhook (docs/api/flows.md#webhook), the phone callbacks (token and signature)
         // (docs/api/phone.md#callbacks) and the WhatsApp webhook, checked by its verify token and signature
         // (docs/api/whatsapp.md#webhook)

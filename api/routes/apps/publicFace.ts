@@ -1,11 +1,20 @@
 import type { Middleware } from 'koa';
 import type { AppContext, AppState } from '../../context';
 import { ApiError, errors } from '../../../domain/errors';
-import { appRunStatus, findAppByHost, findPublishedApp, isTerminal, startAppRun } from '../../../domain/apps/public';
+import {
+  appRunStatus,
+  findAppByHost,
+  findPublishedApp,
+  isTerminal,
+  startAppRun,
+  type StartedAppRun,
+} from '../../../domain/apps/public';
 import type { CreateRunDeps } from '../../../domain/runs/create';
 import type { Storage } from '../../../platform/storage/storage';
 import type { RateLimitStore } from '../../rateLimitStore';
 import { clientSubject, enforceRateLimit } from '../../middleware/rateLimit';
+import { sentKey } from '../../middleware/idempotency';
+import { publicRunParams, publicRunQuery } from '../../schemas/publicApps';
 import { formPage, statusPage } from './html';
 import { readSubmission } from './submitBody';
 
@@ -15,38 +24,16 @@ export interface PublicFaceDeps extends CreateRunDeps {
   storage: Storage;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SLUG_PATH = /^\/apps\/([^/]+)(\/runs(?:\/([^/]+))?)?\/?$/;
 const HOST_PATH = /^(?:\/|\/runs(?:\/([^/]+))?\/?)$/;
 
-/** Where the request points: an app by slug or by its verified custom domain, and which of its pages. */
-interface Target {
+/** Which app a page belongs to: `/apps/<slug>` (`base`), or '' on a custom domain; links are built from it. */
+export interface AppPage {
   slug: string;
-  /** `/apps/<slug>`, or '' on a custom domain; links on the pages are built from it. */
   base: string;
-  page: 'form' | 'runs' | 'run';
-  runId?: string;
 }
 
-async function resolveTarget(ctx: AppContext): Promise<Target | null> {
-  const bySlug = SLUG_PATH.exec(ctx.path);
-  if (bySlug) {
-    let slug: string;
-    try {
-      slug = decodeURIComponent(bySlug[1]);
-    } catch {
-      throw errors.notFound('App');
-    }
-    const page = bySlug[3] !== undefined ? 'run' : bySlug[2] ? 'runs' : 'form';
-    return { slug, base: `/apps/${encodeURIComponent(slug)}`, page, runId: bySlug[3] };
-  }
-  const byHost = HOST_PATH.exec(ctx.path);
-  if (!byHost) return null;
-  const app = await findAppByHost(ctx.state.em, ctx.hostname);
-  if (!app) return null;
-  const page = byHost[1] !== undefined ? 'run' : ctx.path.startsWith('/runs') ? 'runs' : 'form';
-  return { slug: app.slug, base: '', page, runId: byHost[1] };
-}
+/** The page of an app by its slug, under `/apps/<slug>`. */
+export const slugPage = (slug: string): AppPage => ({ slug, base: `/apps/${encodeURIComponent(slug)}` });
 
 // The token of the status page travels in its URL: no referrer may carry it elsewhere.
 function secureHeaders(ctx: AppContext): void {
@@ -66,20 +53,90 @@ function html(ctx: AppContext, status: number, body: string): void {
   ctx.body = body;
 }
 
-const ALLOWED: Record<Target['page'], string> = { form: 'GET', runs: 'POST', run: 'GET' };
+/** `GET /apps/<slug>`: the form of a published app. */
+export async function showForm(ctx: AppContext, deps: PublicFaceDeps, page: AppPage): Promise<void> {
+  const app = await findPublishedApp(ctx.state.em, page.slug);
+  html(ctx, 200, formPage(app, `${page.base}/runs`, {}, [], deps.config.maxUploadBytes));
+}
 
 /**
- * The public face of published apps, without a credential (docs/api/apps.md#public-pages): `GET /apps/<slug>`
- * (the form), `POST /apps/<slug>/runs` (start a run; JSON answers JSON, a browser form is redirected to the
- * status page), `GET /apps/<slug>/runs/<runId>?token=` (status and output, HTML or JSON). A request whose
- * `Host` is a verified custom domain gets the same at `/`, `/runs` and `/runs/<runId>`. Outside the `/v1`
- * router: no credential, but the request id and the error envelope of every response.
+ * `POST /apps/<slug>/runs`: starts a run. JSON answers 201 `{ runId, token, statusUrl }` (200 for a replay
+ * under the same `Idempotency-Key`), a browser form is redirected to the status page or gets its form back
+ * with the problems next to the fields.
+ */
+export async function submitRun(ctx: AppContext, deps: PublicFaceDeps, page: AppPage): Promise<void> {
+  const em = ctx.state.em;
+  const key = sentKey(ctx);
+  const app = await findPublishedApp(em, page.slug);
+  const client = clientSubject(ctx.ip);
+  // per app and client: one busy app does not lock a visitor out of the others
+  await enforceRateLimit(ctx, deps.rateLimits, `app-run:${app.id}:${client}`, deps.config.appRatePerMin);
+  const { form, submission } = await readSubmission(ctx, deps, app);
+  let started: StartedAppRun;
+  try {
+    started = await startAppRun(deps, em, page.slug, submission, key === null ? null : { key, client });
+  } catch (err) {
+    // A browser gets its form back with the problems next to the fields.
+    if (form && err instanceof ApiError && err.code === 'validation_error') {
+      const issues = (err.details?.issues ?? []) as Array<{ path: string; message: string }>;
+      const values = submission.values as Record<string, string>;
+      html(ctx, 400, formPage(app, `${page.base}/runs`, values, issues, deps.config.maxUploadBytes));
+      return;
+    }
+    throw err;
+  }
+  const statusPath = `${page.base}/runs/${started.runId}?token=${encodeURIComponent(started.token)}`;
+  secureHeaders(ctx);
+  if (form) {
+    ctx.status = 303;
+    ctx.redirect(statusPath);
+    return;
+  }
+  ctx.status = started.replayed ? 200 : 201;
+  ctx.body = {
+    runId: started.runId,
+    token: started.token,
+    // from SVC_PUBLIC_URL, never the request's Host (which the caller writes), on a custom domain too
+    statusUrl: `${deps.config.publicUrl}/apps/${encodeURIComponent(page.slug)}${statusPath.slice(page.base.length)}`,
+  };
+}
+
+/** `GET /apps/<slug>/runs/<runId>?token=`: the run's status and output, as HTML or JSON (`Accept`). */
+export async function showRun(
+  ctx: AppContext,
+  page: AppPage,
+  runId: string,
+  query: { token: string; refresh?: string },
+): Promise<void> {
+  const em = ctx.state.em;
+  const app = await findPublishedApp(em, page.slug);
+  const run = await appRunStatus(em, page.slug, runId, query.token);
+  if (ctx.accepts('html', 'json') === 'json') {
+    secureHeaders(ctx);
+    ctx.body = run;
+    return;
+  }
+  const self = `${page.base}/runs/${run.runId}?token=${encodeURIComponent(query.token)}`;
+  const autoRefresh = query.refresh !== 'off';
+  if (autoRefresh && !isTerminal(run.status)) ctx.set('Refresh', '2');
+  const links = { form: page.base || '/', auto: self, manual: `${self}&refresh=off` };
+  html(ctx, 200, statusPage(app, run, links, autoRefresh));
+}
+
+/**
+ * A verified custom domain serves its app's public pages (docs/api/apps.md#custom-domains): a request whose
+ * `Host` is one gets at `/`, `/runs` and `/runs/<runId>` what `/apps/<slug>…` answers (the declared routes of
+ * api/routes/apps/publicRoutes.ts, whose schemas check the same input here). Any other request passes on.
  */
 export function publicFace(deps: PublicFaceDeps): Middleware<AppState> {
   return async (ctx, next) => {
-    const target = await resolveTarget(ctx);
-    if (!target) return next();
-    const allowed = ALLOWED[target.page];
+    const byHost = HOST_PATH.exec(ctx.path);
+    if (!byHost) return next();
+    const app = await findAppByHost(ctx.state.em, ctx.hostname);
+    if (!app) return next();
+    const page: AppPage = { slug: app.slug, base: '' };
+    const kind = byHost[1] !== undefined ? 'run' : ctx.path.startsWith('/runs') ? 'runs' : 'form';
+    const allowed = kind === 'runs' ? 'POST' : 'GET';
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
     if (method !== allowed) {
       if (ctx.method === 'OPTIONS') {
@@ -89,61 +146,12 @@ export function publicFace(deps: PublicFaceDeps): Middleware<AppState> {
       }
       throw errors.methodNotAllowed(ctx.method, [allowed]);
     }
-    const em = ctx.state.em;
-    const formUrl = target.base || '/';
-    if (target.page === 'form') {
-      const app = await findPublishedApp(em, target.slug);
-      html(ctx, 200, formPage(app, `${target.base}/runs`, {}, [], deps.config.maxUploadBytes));
-      return;
-    }
-    if (target.page === 'runs') {
-      const app = await findPublishedApp(em, target.slug);
-      // per app and client: one busy app does not lock a visitor out of the others
-      const bucket = `app-run:${app.id}:${clientSubject(ctx.ip)}`;
-      await enforceRateLimit(ctx, deps.rateLimits, bucket, deps.config.appRatePerMin);
-      const { form, submission } = await readSubmission(ctx, deps, app);
-      let started: { runId: string; token: string };
-      try {
-        started = await startAppRun(deps, em, target.slug, submission);
-      } catch (err) {
-        // A browser gets its form back with the problems next to the fields.
-        if (form && err instanceof ApiError && err.code === 'validation_error') {
-          const issues = (err.details?.issues ?? []) as Array<{ path: string; message: string }>;
-          const values = submission.values as Record<string, string>;
-          html(ctx, 400, formPage(app, `${target.base}/runs`, values, issues, deps.config.maxUploadBytes));
-          return;
-        }
-        throw err;
-      }
-      const statusPath = `${target.base}/runs/${started.runId}?token=${encodeURIComponent(started.token)}`;
-      secureHeaders(ctx);
-      if (form) {
-        ctx.status = 303;
-        ctx.redirect(statusPath);
-        return;
-      }
-      ctx.status = 201;
-      ctx.body = {
-        runId: started.runId,
-        token: started.token,
-        // from SVC_PUBLIC_URL, never the request's Host (which the caller writes), on a custom domain too
-        statusUrl: `${deps.config.publicUrl}/apps/${encodeURIComponent(target.slug)}${statusPath.slice(target.base.length)}`,
-      };
-      return;
-    }
-    const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
-    if (!target.runId || !UUID.test(target.runId) || !token || token.length > 200) throw errors.notFound('Run');
-    const app = await findPublishedApp(em, target.slug);
-    const run = await appRunStatus(em, target.slug, target.runId, token);
-    if (ctx.accepts('html', 'json') === 'json') {
-      secureHeaders(ctx);
-      ctx.body = run;
-      return;
-    }
-    const self = `${target.base}/runs/${run.runId}?token=${encodeURIComponent(token)}`;
-    const autoRefresh = ctx.query.refresh !== 'off';
-    if (autoRefresh && !isTerminal(run.status)) ctx.set('Refresh', '2');
-    const links = { form: formUrl, auto: self, manual: `${self}&refresh=off` };
-    html(ctx, 200, statusPage(app, run, links, autoRefresh));
+    if (kind === 'form') return showForm(ctx, deps, page);
+    if (kind === 'runs') return submitRun(ctx, deps, page);
+    const params = publicRunParams.safeParse({ slug: app.slug, runId: byHost[1] });
+    if (!params.success) throw errors.notFound('Run');
+    const query = publicRunQuery.safeParse(ctx.query);
+    if (!query.success) throw errors.notFound('Run');
+    return showRun(ctx, page, params.data.runId, query.data);
   };
 }

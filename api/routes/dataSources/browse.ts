@@ -9,6 +9,7 @@ import { describeObject, listObjects, readSource } from '../../../domain/dataSou
 import type { SourceDeps } from '../../../domain/dataSources/connection';
 import { idParams } from '../../schemas/common';
 import { objectOut, objectParams, objectsOut, readBody, readOut, sheetsOut } from '../../schemas/dataSources';
+import { uploadHeaders } from '../../schemas/files';
 import { defineRoute, type RouteDef } from '../route';
 
 type IdParams = z.infer<typeof idParams>;
@@ -71,6 +72,7 @@ export function dataSourceUploadRoutes(deps: { config: Config; storage: Storage 
       tag: 'data-sources',
       access: { auth: 'any', scope: 'data_sources:manage' },
       params: idParams,
+      headers: uploadHeaders,
       rawBody: {
         contentTypes: ['application/octet-stream', 'multipart/form-data'],
         description: 'The file, with `Content-Type: <mime>` and `X-Filename: <name>`; or multipart with field `file`',

@@ -25,6 +25,7 @@ export function evalRoutes(deps: RelayDeps): RouteDef[] {
     defineRoute<z.infer<typeof createEvalBody>, undefined, IdParams>({
       method: 'POST',
       path: '/v1/agents/:id/evals',
+      creates: '/v1/evals',
       summary: 'Create an eval of an agent (at most 100 cases)',
       tag: 'evals',
       access: write,
@@ -77,6 +78,7 @@ export function evalRoutes(deps: RelayDeps): RouteDef[] {
     defineRoute<z.infer<typeof startEvalRunBody>, undefined, IdParams>({
       method: 'POST',
       path: '/v1/evals/:id/runs',
+      creates: '/v1/eval-runs',
       summary: 'Run an eval against a version of its agent; each case is a real, charged run',
       tag: 'evals',
       access: write,

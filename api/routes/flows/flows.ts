@@ -124,6 +124,7 @@ export function flowRoutes(deps: FlowDeps): RouteDef[] {
     defineRoute<z.infer<typeof runFlowBody>, undefined, IdParams>({
       method: 'POST',
       path: '/v1/flows/:id/run',
+      creates: '/v1/flow-runs',
       summary: 'Run a flow now; `input` is what `{{trigger.<path>}}` reads',
       tag: 'flows',
       access: { auth: 'any', scope: 'flows:manage' },

@@ -13,6 +13,7 @@ export function pricingRuleRoutes(deps: PricingDeps): RouteDef[] {
     defineRoute<z.infer<typeof createRuleBody>, undefined, IdParams>({
       method: 'POST',
       path: '/v1/price-lists/:id/rules',
+      creates: '/v1/pricing-rules',
       summary: 'Add a pricing rule to a price list',
       tag: 'pricing',
       access: { auth: 'any', scope: 'agents:write' },

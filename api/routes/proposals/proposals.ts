@@ -32,6 +32,7 @@ export function proposalRoutes(deps: AgentDeps & { models: Pick<ModelRegistry, '
     defineRoute<z.infer<typeof body>, undefined, IdParams>({
       method: 'POST',
       path: '/v1/agents/:id/proposals',
+      creates: '/v1/proposals',
       summary: 'Propose a change to an agent, or draft one from its corrected feedback',
       tag: 'proposals',
       access: write,
