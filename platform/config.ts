@@ -100,6 +100,7 @@ const envSchema = z.object({
   SVC_OPENAI_INPUT_PER_MTOK_USD: z.coerce.number().nonnegative().default(0),
   SVC_OPENAI_OUTPUT_PER_MTOK_USD: z.coerce.number().nonnegative().default(0),
   SVC_OPENAI_TIMEOUT_MS: intFrom(60_000),
+  SVC_ASSISTANT_MODEL: z.string().optional(),
   SVC_RECOVERY_SWEEP_SECONDS: z.coerce.number().int().nonnegative().default(15),
   SVC_WEBHOOK_CONCURRENCY: intFrom(200),
   SVC_WEBHOOK_WORKSPACE_SLOTS: intFrom(25),
@@ -235,6 +236,8 @@ export interface Config {
     /** Each with its own prices (`SVC_OPENAI_MODELS=name:in:out,...`; docs/api/agents.md). */
     models: OpenAIModelSetting[];
     timeoutMs: number;
+    /** `openai/<name>` of a configured model that answers the copilots; none: their deterministic rules. */
+    assistantModel?: string;
   };
   /**
    * How often (and after how long) the API starts the workflow of a run left in `queued` without one,
@@ -308,6 +311,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (err) {
     throw new Error(`invalid configuration:\n  SVC_OPENAI_MODELS: ${(err as Error).message}`);
   }
+  const assistant = e.SVC_ASSISTANT_MODEL;
+  if (assistant && !(e.SVC_OPENAI_BASE_URL && openaiModels.some((m) => `openai/${m.name}` === assistant))) {
+    throw new Error(
+      `invalid configuration:\n  SVC_ASSISTANT_MODEL: ${assistant} is not openai/<name> of a model in SVC_OPENAI_MODELS (with SVC_OPENAI_BASE_URL set)`,
+    );
+  }
   const secretKeys = e.SVC_SECRETS_KEY ? parseKeyRing(e.SVC_SECRETS_KEY, e.SVC_SECRETS_KEYS) : undefined;
   // every URL handed to a caller starts with this, never with the request's Host
   const publicUrl = (e.SVC_PUBLIC_URL || `http://127.0.0.1:${e.PORT}`).replace(/(?<!\/)\/+$/, '');
@@ -377,6 +386,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiKey: e.SVC_OPENAI_API_KEY || undefined,
       models: openaiModels,
       timeoutMs: e.SVC_OPENAI_TIMEOUT_MS,
+      assistantModel: e.SVC_ASSISTANT_MODEL || undefined,
     },
     recoverySweepSeconds: e.SVC_RECOVERY_SWEEP_SECONDS,
     webhookConcurrency: e.SVC_WEBHOOK_CONCURRENCY,
