@@ -89,17 +89,28 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ModelProvider
       if (signal?.aborted) throw abortReason(signal);
       const tools = mapTools(req.tools);
       const body = { model: name, messages: mapMessages(req), ...(tools.length > 0 ? { tools } : {}) };
-      // Our own timer rather than the SDK's, so a timeout is told apart from the caller's cancel for certain.
-      const timer = AbortSignal.timeout(opts.timeoutMs);
-      const both = signal ? AbortSignal.any([signal, timer]) : timer;
+      // Our own timer rather than the SDK's, so a timeout is told apart from the caller's cancel for certain. One
+      // controller held by the caller's signal's listener, not AbortSignal.any: a composite signal nobody holds
+      // strongly may be collected during a long call, and then a cancel would no longer reach the request.
+      const ctrl = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        ctrl.abort();
+      }, opts.timeoutMs);
+      const onAbort = () => ctrl.abort(signal?.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
       let completion;
       try {
-        completion = await client.chat.completions.create(body, { signal: both });
+        completion = await client.chat.completions.create(body, { signal: ctrl.signal });
       } catch (err) {
-        if (timer.aborted && !signal?.aborted) {
+        if (timedOut && !signal?.aborted) {
           throw new ModelError(`model request timed out after ${opts.timeoutMs} ms`, true);
         }
         throw failure(err, signal);
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
       }
       return parseCompletion(completion, estimateTokens(JSON.stringify(body)));
     },
