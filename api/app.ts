@@ -116,7 +116,7 @@ export function declareRoutes(
     }),
     {},
   );
-  const storage = deps.storage ?? createStorage(deps.config.storageUrl);
+  const storage = deps.storage ?? createStorage(deps.config.storageUrl, deps.config.s3);
   // One box for every route that seals provider credentials and webhook secrets (platform/secrets.ts).
   const box = createSecretBox(deps.config.secretKeys);
   const whatsapp = { box, publicUrl: deps.config.publicUrl, config: deps.config, temporal: deps.temporal };
@@ -231,7 +231,7 @@ export function createApp(deps: AppDeps): {
   const models = deps.models ?? createModelRegistry(deps.config.openai);
   const rateLimits = new RateLimitStore();
   // One storage for the routes and the public face, which stores an app submission's files.
-  const storage = deps.storage ?? createStorage(deps.config.storageUrl);
+  const storage = deps.storage ?? createStorage(deps.config.storageUrl, deps.config.s3);
   const apiKeys = new ApiKeyCache(listener);
   const routes = declareRoutes({ ...deps, models, hub, rateLimits, storage, apiKeys });
   // API keys' limits are spent from small leases of the shared counter (api/keyRateLimit.ts).

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { isDnsServer } from './net/dnsServers';
 import { parseKeyRing, parseSecretsKey, type SecretKeyRing } from './secrets';
+import { parseOpenAIModels, type OpenAIModelSetting } from './openaiModels';
 import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zipGuard';
 
 /**
@@ -80,6 +81,14 @@ const envSchema = z.object({
     .string()
     .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as file:///var/lib/svc/storage')
     .optional(),
+  SVC_S3_ENDPOINT: z
+    .string()
+    .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as https://s3.eu-west-1.amazonaws.com')
+    .optional(),
+  SVC_S3_REGION: z.string().default('us-east-1'),
+  SVC_S3_FORCE_PATH_STYLE: flag,
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
   SVC_ALLOW_PRIVATE_WEBHOOKS: flag,
   SVC_ALLOW_PRIVATE_EGRESS: flag,
   SVC_DNS_SERVERS: dnsServers,
@@ -91,6 +100,7 @@ const envSchema = z.object({
   SVC_OPENAI_INPUT_PER_MTOK_USD: z.coerce.number().nonnegative().default(0),
   SVC_OPENAI_OUTPUT_PER_MTOK_USD: z.coerce.number().nonnegative().default(0),
   SVC_OPENAI_TIMEOUT_MS: intFrom(60_000),
+  SVC_ASSISTANT_MODEL: z.string().optional(),
   SVC_RECOVERY_SWEEP_SECONDS: z.coerce.number().int().nonnegative().default(15),
   SVC_WEBHOOK_CONCURRENCY: intFrom(200),
   SVC_WEBHOOK_WORKSPACE_SLOTS: intFrom(25),
@@ -193,8 +203,18 @@ export interface Config {
   maxReadBytes: number;
   /** Open event streams per workspace in one API process (docs/api/limits.md). */
   maxStreams: number;
-  /** Where file bytes live (`file://` directory; `s3://` is not built yet). */
+  /** Where file bytes live: a `file://` directory or `s3://bucket/prefix` (docs/api/files.md). */
   storageUrl: string;
+  /**
+   * How `s3://` storage reaches its service: an endpoint for S3-compatible servers (none: AWS), the region,
+   * path-style addressing, and static credentials (none: the AWS SDK's default chain, e.g. an instance role).
+   */
+  s3: {
+    endpoint?: string;
+    region: string;
+    forcePathStyle: boolean;
+    credentials?: { accessKeyId: string; secretAccessKey: string };
+  };
   /** Webhook URLs may be private addresses (local development); nothing else is relaxed by it. */
   allowPrivateWebhooks: boolean;
   /**
@@ -213,10 +233,11 @@ export interface Config {
   openai: {
     baseUrl?: string;
     apiKey?: string;
-    models: string[];
-    inputPerMTokUsd: number;
-    outputPerMTokUsd: number;
+    /** Each with its own prices (`SVC_OPENAI_MODELS=name:in:out,...`; docs/api/agents.md). */
+    models: OpenAIModelSetting[];
     timeoutMs: number;
+    /** `openai/<name>` of a configured model that answers the copilots; none: their deterministic rules. */
+    assistantModel?: string;
   };
   /**
    * How often (and after how long) the API starts the workflow of a run left in `queued` without one,
@@ -281,6 +302,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.NODE_ENV === 'production' && !e.SVC_SECRETS_KEY) {
     throw new Error('invalid configuration:\n  SVC_SECRETS_KEY: required when NODE_ENV=production');
   }
+  let openaiModels: OpenAIModelSetting[];
+  try {
+    openaiModels = parseOpenAIModels(e.SVC_OPENAI_MODELS, {
+      inputPerMTokUsd: e.SVC_OPENAI_INPUT_PER_MTOK_USD,
+      outputPerMTokUsd: e.SVC_OPENAI_OUTPUT_PER_MTOK_USD,
+    });
+  } catch (err) {
+    throw new Error(`invalid configuration:\n  SVC_OPENAI_MODELS: ${(err as Error).message}`);
+  }
+  const assistant = e.SVC_ASSISTANT_MODEL;
+  if (assistant && !(e.SVC_OPENAI_BASE_URL && openaiModels.some((m) => `openai/${m.name}` === assistant))) {
+    throw new Error(
+      `invalid configuration:\n  SVC_ASSISTANT_MODEL: ${assistant} is not openai/<name> of a model in SVC_OPENAI_MODELS (with SVC_OPENAI_BASE_URL set)`,
+    );
+  }
   const secretKeys = e.SVC_SECRETS_KEY ? parseKeyRing(e.SVC_SECRETS_KEY, e.SVC_SECRETS_KEYS) : undefined;
   // every URL handed to a caller starts with this, never with the request's Host
   const publicUrl = (e.SVC_PUBLIC_URL || `http://127.0.0.1:${e.PORT}`).replace(/(?<!\/)\/+$/, '');
@@ -331,6 +367,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxReadBytes: e.SVC_MAX_READ_BYTES,
     maxStreams: e.SVC_MAX_STREAMS,
     storageUrl: e.SVC_STORAGE_URL || pathToFileURL(path.resolve(process.cwd(), '.data/storage')).href,
+    s3: {
+      endpoint: e.SVC_S3_ENDPOINT || undefined,
+      region: e.SVC_S3_REGION,
+      forcePathStyle: e.SVC_S3_FORCE_PATH_STYLE,
+      credentials:
+        e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
+          ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY }
+          : undefined,
+    },
     allowPrivateWebhooks: e.SVC_ALLOW_PRIVATE_WEBHOOKS,
     allowPrivateEgress: e.SVC_ALLOW_PRIVATE_EGRESS,
     dnsServers: e.SVC_DNS_SERVERS,
@@ -339,12 +384,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     openai: {
       baseUrl: e.SVC_OPENAI_BASE_URL || undefined,
       apiKey: e.SVC_OPENAI_API_KEY || undefined,
-      models: e.SVC_OPENAI_MODELS.split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-      inputPerMTokUsd: e.SVC_OPENAI_INPUT_PER_MTOK_USD,
-      outputPerMTokUsd: e.SVC_OPENAI_OUTPUT_PER_MTOK_USD,
+      models: openaiModels,
       timeoutMs: e.SVC_OPENAI_TIMEOUT_MS,
+      assistantModel: e.SVC_ASSISTANT_MODEL || undefined,
     },
     recoverySweepSeconds: e.SVC_RECOVERY_SWEEP_SECONDS,
     webhookConcurrency: e.SVC_WEBHOOK_CONCURRENCY,

@@ -10,7 +10,8 @@
 #   SVC_TEMPORAL_PORT=7243   SVC_TEMPORAL_UI_PORT=8243  SVC_MARIADB_PORT=33061
 #   SVC_PG_FAST=1     throwaway cluster: durability off for speed
 #   SVC_AUTO_PORTS=1  move to free ports if these are taken by something else
-#   SVC_SKIP_INSTALL=1 to never install dependencies (npm packages, Schemathesis)
+#   SVC_SKIP_INSTALL=1 to never install dependencies (npm packages, Schemathesis, moto)
+#   SVC_TEST_STORAGE=s3 to keep every test's file bytes in a moto S3 server (`npm run test:s3`)
 # plus what scripts/postgres.sh and scripts/temporal.sh read. Services already running for this
 # data dir are reused and left running; those this run started are stopped at the end.
 set -euo pipefail
@@ -51,6 +52,13 @@ if SVC_TEMPORAL_TEST_SERVER="$(bash scripts/temporal-test-server.sh)"; then
   export SVC_TEMPORAL_TEST_SERVER
 else
   svc_log "Temporal's test server is not available; the tests of test/workflows/ will fail"
+fi
+# The S3-compatible server (moto, scripts/moto.sh) that test/platform/s3Storage.test.ts and `npm run test:s3`
+# start on 127.0.0.1, in its own venv under .tools/. Without it only the tests that need it fail.
+if SVC_MOTO_SERVER="$(bash scripts/moto.sh)"; then
+  export SVC_MOTO_SERVER
+else
+  svc_log "moto is not available; the s3:// storage tests will fail"
 fi
 svc_console_install
 svc_console_build

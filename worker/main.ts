@@ -32,7 +32,7 @@ export function runsQueueActivities(config: Config, orm: Orm, temporal: Temporal
     models: createModelRegistry(config.openai),
     tools: registerAreaTools(
       createToolRegistry({ allowPrivate: config.allowPrivateEgress, resolver: createResolver(config.dnsServers) }),
-      { orm, storage: createStorage(config.storageUrl), zipLimits: config.zipLimits },
+      { orm, storage: createStorage(config.storageUrl, config.s3), zipLimits: config.zipLimits },
     ),
     channels: registerChannels(createChannelRegistry(), { orm, config }),
     temporal,

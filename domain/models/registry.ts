@@ -4,6 +4,7 @@ import { echoProvider } from './echo';
 import { createOpenAIProvider, OPENAI_PREFIX, type OpenAIProviderOptions } from './openai';
 import { scriptedProvider } from './scripted';
 import { copilotProvider } from './copilot';
+import { createAssistantCopilot } from './assistantCopilot';
 import { ModelError, type ModelInfo, type ModelProvider, type TurnRequest, type TurnResult } from './types';
 
 export { estimateTokens };
@@ -26,16 +27,22 @@ export interface ModelRegistry {
 /**
  * Builds the registry. Ids route by prefix: `builtin/` to the built-ins (always
  * present, no network), `openai/` to the chat-completions provider, which exists only when a base
- * URL and at least one model are configured. `overrides` reach the OpenAI provider (tests).
+ * URL and at least one model are configured. With `assistantModel` (one of those) the copilots' model
+ * `builtin/copilot` answers through it (domain/models/assistantCopilot.ts). `overrides` reach the OpenAI provider (tests).
  */
 export function createModelRegistry(
   config: Config['openai'],
   overrides: Partial<Pick<OpenAIProviderOptions, 'fetch'>> = {},
 ): ModelRegistry {
-  const providers: ModelProvider[] = [echoProvider, scriptedProvider, copilotProvider];
-  if (config.baseUrl && config.models.length > 0) {
-    providers.push(createOpenAIProvider({ ...config, baseUrl: config.baseUrl, ...overrides }));
-  }
+  const providers: ModelProvider[] = [echoProvider, scriptedProvider];
+  const openai =
+    config.baseUrl && config.models.length > 0
+      ? createOpenAIProvider({ ...config, baseUrl: config.baseUrl, ...overrides })
+      : undefined;
+  // The copilots answer with a real model when one is named for the assistant features, else by their rules.
+  const assistant = openai?.models().find((m) => m.id === config.assistantModel);
+  providers.push(openai && assistant ? createAssistantCopilot(openai, assistant) : copilotProvider);
+  if (openai) providers.push(openai);
   const byId = new Map<string, { info: ModelInfo; provider: ModelProvider }>();
   for (const provider of providers) {
     for (const info of provider.models()) byId.set(info.id, { info, provider });

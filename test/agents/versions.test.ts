@@ -87,7 +87,7 @@ describe('agent versions: one version, restore', () => {
 
   it('refuses to restore a version whose model no longer exists, with 400 at modelId', async () => {
     // the same database behind an API that still has the OpenAI model `openai/gone` (never called)
-    const openai = { ...h.config.openai, baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-test', models: ['gone'] };
+    const openai = { ...h.config.openai, baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-test', models: [{ name: 'gone', inputPerMTokUsd: 0, outputPerMTokUsd: 0 }] };
     const before = await startApi({ openai });
     try {
       const res = await before.request('/v1/agents', {

@@ -1,22 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkMime } from '../../api/uploads';
 import { findWorkspaceFiles } from '../../domain/files/files';
+import { loadConfig } from '../../platform/config';
 import { bearer, createKey, signUp } from '../helpers/factories';
 import { startApi, type Harness } from '../helpers/harness';
+import { freshStorageUrl, storedObjects } from '../helpers/storedObjects';
 
 // Files and folders (docs/api/files.md), their errors 400/404/409/413/415 (docs/api/errors.md), keyset pagination.
+// They run on the default file:// storage, and on s3:// (a moto server) under `npm run test:s3`.
 type Headers = Record<string, string>;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-/** Every file under a storage directory, temporary ones included. */
-async function storedFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
-}
 
 async function account(h: Harness): Promise<Headers> {
   return bearer(await createKey(h, await signUp(h), ['files:read', 'files:write']));
@@ -63,10 +56,8 @@ async function expectError(response: Promise<Response>, status: number) {
 
 describe('files and folders', () => {
   let h: Harness;
-  let storageDir: string;
   beforeAll(async () => {
     h = await startApi();
-    storageDir = fileURLToPath(h.config.storageUrl);
   });
   afterAll(() => h.close());
 
@@ -91,7 +82,7 @@ describe('files and folders', () => {
     expect(disposition).toMatch(/^attachment; /);
     expect(decodeURIComponent(/filename\*=UTF-8''(\S+)/.exec(disposition)![1])).toBe(name);
     expect(Buffer.from(await content.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
-    expect(await storedFiles(storageDir)).toContain(path.join(storageDir, file.id.slice(0, 2), file.id));
+    expect(await storedObjects(h.config)).toContain(file.id);
 
     // A printable name that is not percent-encoding is taken as sent (the client package sends it so).
     const literal = await uploadRaw(h, { ...auth, 'x-filename': '100%.txt' }, new Uint8Array([1]));
@@ -116,7 +107,7 @@ describe('files and folders', () => {
 
   it('rejects bad uploads with 400 or 415 and stores nothing', async () => {
     const auth = await account(h);
-    const before = await storedFiles(storageDir);
+    const before = await storedObjects(h.config);
     const one = new Uint8Array([1]);
     await expectError(uploadRaw(h, auth, one, { mime: '' }), 415);
     await expectError(uploadRaw(h, auth, one, { mime: 'not a type' }), 415);
@@ -138,7 +129,7 @@ describe('files and folders', () => {
       400,
     );
     expect((await (await h.request('/v1/files', { headers: auth })).json()).files).toEqual([]);
-    expect(await storedFiles(storageDir)).toEqual(before);
+    expect(await storedObjects(h.config)).toEqual(before);
   });
 
   it('judges a hostile media type at once and keeps valid types with parameters as sent', async () => {
@@ -251,14 +242,14 @@ describe('files and folders', () => {
     const into = { query: `?folderId=${folder.id}` };
     const file = await (await uploadRaw(h, auth, new Uint8Array([1, 2, 3]), into)).json();
     expect(file.folderId).toBe(folder.id);
-    expect(await storedFiles(storageDir)).toContain(path.join(storageDir, file.id.slice(0, 2), file.id));
+    expect(await storedObjects(h.config)).toContain(file.id);
 
     await expectError(h.request(`/v1/folders/${folder.id}`, { method: 'DELETE', headers: auth }), 409);
     expect((await h.request(`/v1/files/${file.id}`, { method: 'DELETE', headers: auth })).status).toBe(204);
     await expectError(h.request(`/v1/files/${file.id}`, { headers: auth }), 404);
     await expectError(h.request(`/v1/files/${file.id}/content`, { headers: auth }), 404);
     await expectError(h.request(`/v1/files/${file.id}`, { method: 'DELETE', headers: auth }), 404);
-    expect((await storedFiles(storageDir)).some((p) => p.includes(file.id))).toBe(false);
+    expect((await storedObjects(h.config)).some((p) => p.includes(file.id))).toBe(false);
 
     await expectError(h.request(`/v1/folders/${folder.id}`, { method: 'DELETE', headers: auth }), 409);
     expect((await h.request(`/v1/folders/${sub.id}`, { method: 'DELETE', headers: auth })).status).toBe(204);
@@ -309,10 +300,9 @@ describe('files and folders', () => {
 
 describe('upload size limit', () => {
   let h: Harness;
-  let dir: string;
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'svc-files-limit-'));
-    h = await startApi({ maxUploadBytes: 1024, storageUrl: pathToFileURL(dir).href });
+    const storageUrl = await freshStorageUrl(loadConfig(process.env), 'files-limit');
+    h = await startApi({ maxUploadBytes: 1024, storageUrl });
   });
   afterAll(() => h.close());
 
@@ -341,13 +331,13 @@ describe('upload size limit', () => {
     await expectError(uploadForm(h, auth, [['file', new Blob([over]), 'big.bin']]), 413);
     await expectError(uploadForm(h, auth, [['file', new Blob([randomBytes(200_000)]), 'huge.bin']]), 413);
     expect((await (await h.request('/v1/files', { headers: auth })).json()).files).toEqual([]);
-    expect(await storedFiles(dir)).toEqual([]);
+    expect(await storedObjects(h.config)).toEqual([]);
 
     const exact = randomBytes(1024);
     const ok = await uploadRaw(h, auth, exact);
     expect(ok.status).toBe(201);
     expect((await ok.json()).sha256).toBe(sha256(exact));
-    expect(await storedFiles(dir)).toHaveLength(1);
+    expect(await storedObjects(h.config)).toHaveLength(1);
     expect(h.logs.filter((line) => line.includes('unhandled error'))).toEqual([]);
   });
 });

@@ -43,7 +43,7 @@ describe('eval runs', () => {
         ...base.openai,
         baseUrl: `http://127.0.0.1:${(modelServer.address() as AddressInfo).port}/v1`,
         apiKey: 'sk-test',
-        models: ['grader'],
+        models: [{ name: 'grader', inputPerMTokUsd: 0, outputPerMTokUsd: 0 }],
       },
     }));
     owner = await signUp(h);

@@ -3,6 +3,57 @@ import { loadConfig } from '../../platform/config';
 
 // README configuration table: settings are read and validated once, a bad value names its variable.
 describe('configuration', () => {
+  it('reads SVC_OPENAI_MODELS with a price pair per model, bare names at the default prices', () => {
+    const models = (v: string, more: Record<string, string> = {}) =>
+      loadConfig({ SVC_OPENAI_MODELS: v, ...more }).openai.models;
+    expect(models('gpt-4o-mini:0.15:0.60, gpt-4o:2.5:10')).toEqual([
+      { name: 'gpt-4o-mini', inputPerMTokUsd: 0.15, outputPerMTokUsd: 0.6 },
+      { name: 'gpt-4o', inputPerMTokUsd: 2.5, outputPerMTokUsd: 10 },
+    ]);
+    expect(models('llama3:8b:0:0,llama3:8b-instruct')).toEqual([
+      { name: 'llama3:8b', inputPerMTokUsd: 0, outputPerMTokUsd: 0 },
+      { name: 'llama3:8b-instruct', inputPerMTokUsd: 0, outputPerMTokUsd: 0 },
+    ]);
+    const old = { SVC_OPENAI_INPUT_PER_MTOK_USD: '1', SVC_OPENAI_OUTPUT_PER_MTOK_USD: '3' };
+    expect(models('a,b:0.5:1', old)).toEqual([
+      { name: 'a', inputPerMTokUsd: 1, outputPerMTokUsd: 3 },
+      { name: 'b', inputPerMTokUsd: 0.5, outputPerMTokUsd: 1 },
+    ]);
+    expect(() => models('gpt-4o:2.5')).toThrow(/SVC_OPENAI_MODELS: "gpt-4o:2.5" has one price/);
+    expect(() => models('a,a:1:2')).toThrow(/SVC_OPENAI_MODELS: model "a" is listed twice/);
+    expect(() => models(':1:2')).toThrow(/SVC_OPENAI_MODELS: ":1:2" has no model name/);
+  });
+
+  it('accepts SVC_ASSISTANT_MODEL only as one of the configured OpenAI models', () => {
+    const env = { SVC_OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', SVC_OPENAI_MODELS: 'helper:0.1:0.2' };
+    expect(loadConfig({ ...env, SVC_ASSISTANT_MODEL: 'openai/helper' }).openai.assistantModel).toBe('openai/helper');
+    expect(loadConfig(env).openai.assistantModel).toBeUndefined();
+    for (const bad of ['openai/other', 'helper', 'builtin/echo']) {
+      expect(() => loadConfig({ ...env, SVC_ASSISTANT_MODEL: bad })).toThrow(/SVC_ASSISTANT_MODEL/);
+    }
+    expect(() => loadConfig({ SVC_OPENAI_MODELS: 'helper', SVC_ASSISTANT_MODEL: 'openai/helper' })).toThrow(
+      /SVC_ASSISTANT_MODEL/,
+    );
+  });
+
+  it('reads the S3 settings, credentials only as a pair', () => {
+    const c = loadConfig({
+      SVC_STORAGE_URL: 's3://bucket/prefix',
+      SVC_S3_ENDPOINT: 'http://127.0.0.1:9000',
+      SVC_S3_FORCE_PATH_STYLE: '1',
+      AWS_ACCESS_KEY_ID: 'id',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+    });
+    expect(c.storageUrl).toBe('s3://bucket/prefix');
+    expect(c.s3).toEqual({
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+    });
+    expect(loadConfig({ AWS_ACCESS_KEY_ID: 'id' }).s3.credentials).toBeUndefined();
+    expect(() => loadConfig({ SVC_S3_ENDPOINT: 'not a url' })).toThrow(/SVC_S3_ENDPOINT/);
+  });
   it('reads SVC_TRUST_PROXY as a number of trusted proxy hops, accepting the old switch values', () => {
     const hops = (v: string | undefined) => loadConfig({ SVC_TRUST_PROXY: v }).trustProxyHops;
     expect(hops(undefined)).toBe(0);

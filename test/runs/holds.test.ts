@@ -54,9 +54,7 @@ describe('credit holds', () => {
         ...base.openai,
         baseUrl: `http://127.0.0.1:${(modelServer.address() as AddressInfo).port}/v1`,
         apiKey: 'sk-test',
-        models: ['metered'],
-        inputPerMTokUsd: 1,
-        outputPerMTokUsd: 1,
+        models: [{ name: 'metered', inputPerMTokUsd: 1, outputPerMTokUsd: 1 }],
       },
     }));
   }, 120_000);

@@ -57,9 +57,7 @@ describe('runs on the Temporal side', () => {
         ...base.config.openai,
         baseUrl: `http://127.0.0.1:${(modelServer.address() as AddressInfo).port}/v1`,
         apiKey: 'sk-test',
-        models: ['slow'],
-        inputPerMTokUsd: 2,
-        outputPerMTokUsd: 10,
+        models: [{ name: 'slow', inputPerMTokUsd: 2, outputPerMTokUsd: 10 }],
       },
     };
     await base.close();

@@ -16,9 +16,10 @@ async function setup(respond: Responder, opts: Partial<OpenAIProviderOptions> = 
   const provider = createOpenAIProvider({
     baseUrl: `${server.url}/v1/`,
     apiKey: KEY,
-    models: ['gpt-test', 'other'],
-    inputPerMTokUsd: 2,
-    outputPerMTokUsd: 8,
+    models: [
+      { name: 'gpt-test', inputPerMTokUsd: 2, outputPerMTokUsd: 8 },
+      { name: 'other', inputPerMTokUsd: 0.15, outputPerMTokUsd: 0.6 },
+    ],
     timeoutMs: 5000,
     ...opts,
   });
@@ -90,11 +91,11 @@ describe('openai provider: request format', () => {
     expect(hits[0].headers.authorization).toBeUndefined();
   });
 
-  it('lists its models as openai/<name> with the configured prices', async () => {
+  it('lists its models as openai/<name>, each with its own prices', async () => {
     const { provider } = await setup(ok);
     expect(provider.models()).toEqual([
       { id: 'openai/gpt-test', provider: 'openai', pricing: { inputPerMTokUsd: 2, outputPerMTokUsd: 8, perRunUsd: 0 } },
-      { id: 'openai/other', provider: 'openai', pricing: { inputPerMTokUsd: 2, outputPerMTokUsd: 8, perRunUsd: 0 } },
+      { id: 'openai/other', provider: 'openai', pricing: { inputPerMTokUsd: 0.15, outputPerMTokUsd: 0.6, perRunUsd: 0 } },
     ]);
   });
 

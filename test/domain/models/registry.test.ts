@@ -8,9 +8,10 @@ const BUILTIN_PRICING = { inputPerMTokUsd: 0, outputPerMTokUsd: 0, perRunUsd: 0.
 const openaiConfig = (over: Partial<Config['openai']> = {}): Config['openai'] => ({
   baseUrl: 'http://127.0.0.1:9',
   apiKey: 'sk-x',
-  models: ['gpt-a', 'gpt-b'],
-  inputPerMTokUsd: 3,
-  outputPerMTokUsd: 15,
+  models: [
+    { name: 'gpt-a', inputPerMTokUsd: 3, outputPerMTokUsd: 15 },
+    { name: 'gpt-b', inputPerMTokUsd: 0.5, outputPerMTokUsd: 1.5 },
+  ],
   timeoutMs: 1000,
   ...over,
 });
@@ -40,7 +41,7 @@ describe('model registry', () => {
       { id: 'builtin/scripted', provider: 'builtin', pricing: BUILTIN_PRICING },
       { id: 'builtin/copilot', provider: 'builtin', pricing: BUILTIN_PRICING },
       { id: 'openai/gpt-a', provider: 'openai', pricing: { inputPerMTokUsd: 3, outputPerMTokUsd: 15, perRunUsd: 0 } },
-      { id: 'openai/gpt-b', provider: 'openai', pricing: { inputPerMTokUsd: 3, outputPerMTokUsd: 15, perRunUsd: 0 } },
+      { id: 'openai/gpt-b', provider: 'openai', pricing: { inputPerMTokUsd: 0.5, outputPerMTokUsd: 1.5, perRunUsd: 0 } },
     ]);
     expect(registry.get('openai/gpt-b')?.provider).toBe('openai');
     expect(registry.get('builtin/echo')?.pricing).toEqual(BUILTIN_PRICING);
