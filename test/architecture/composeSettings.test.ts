@@ -50,7 +50,7 @@ describe('docker-compose.yml', () => {
   it('requires the secrets key, and pins every image it pulls', () => {
     const { text } = composeSettings();
     expect(text).toMatch(/SVC_SECRETS_KEY: \$\{SVC_SECRETS_KEY:\?/);
-    const images = [...text.matchAll(/^\s+image: (\S+)$/gm)].map((m) => m[1]).filter((i) => i !== 'svc:latest');
+    const images = [...text.matchAll(/^ +image: (\S+)$/gm)].map((m) => m[1]).filter((i) => i !== 'svc:latest');
     expect(images.length).toBeGreaterThan(3);
     for (const image of images) expect(image).toMatch(/:(\d|\$\{[A-Z_]+:-\d)/);
     const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
