@@ -560,6 +560,12 @@ describe('Idempotency-Key on every POST', () => {
 
   it('phone: a number and a rotated secret show their secret once (a repeat is 409); an outbound call is placed once', async () => {
     const agent = (await twice('POST /v1/agents', '/v1/agents', { name: 'desk', presetId: 'phone-receptionist' })).body;
+    // the phone agents route makes the same agents: one per key
+    const phoneAgent = await twice('POST /v1/phone/agents', '/v1/phone/agents', {
+      name: 'booking desk',
+      presetId: 'phone-booking',
+    });
+    expect(phoneAgent.status).toBe(201);
     const body = {
       e164: `+1415${String(Date.now()).slice(-7)}`,
       provider: 'twilio',
@@ -594,6 +600,11 @@ describe('Idempotency-Key on every POST', () => {
     covered.add('POST /hooks/whatsapp/:accountId'); // public, signed: no workspace to keep a key in; message ids dedupe
     // a redelivery sends only a reply that failed: a repeat of a success is 409, of a failure one more attempt
     covered.add('POST /v1/whatsapp/conversations/:id/messages/:messageId/redeliver');
+    // a published app's submission keeps its own key per app and client (test/apps/idempotency.test.ts)
+    covered.add('POST /apps/:slug/runs');
+    // a one-click approval link is its own single-use token, with no workspace caller to key on
+    // (test/runs/approvalPolicies.test.ts)
+    covered.add('POST /approvals/:token');
   });
 
   it('covers every POST route of the service (a new POST route needs a case here)', () => {
@@ -604,15 +615,22 @@ describe('Idempotency-Key on every POST', () => {
   it('the OpenAPI document shows the header on every POST', async () => {
     const doc = await (await h.request('/v1/openapi.json')).json();
     for (const [path, ops] of Object.entries(
-      doc.paths as Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>,
+      doc.paths as Record<
+        string,
+        Record<string, { parameters?: Array<{ name: string; in: string }>; security?: unknown[] }>
+      >,
     )) {
       if (!ops.post) continue;
+      // a route without a credential has no workspace to keep a key in (sign-up, sign-in, e-mail
+      // verification, the hooks and one-click links are bound to their own token), except a published app's
+      // submission, which keeps its own key per app and client
+      const ignored = (ops.post.security ?? [{}]).length === 0 && path !== '/apps/{slug}/runs';
       expect({
         path,
         header: ops.post.parameters?.some((p) => p.name === 'Idempotency-Key' && p.in === 'header'),
       }).toEqual({
         path,
-        header: true,
+        header: !ignored,
       });
     }
   });

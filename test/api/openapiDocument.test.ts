@@ -114,7 +114,7 @@ describe('/v1/openapi.json', () => {
     expect(takesKey('/apps/{slug}/runs')).toBe(true);
     // sign-in has no workspace to keep a key in, and a provider's callback is never retried by a client of ours
     expect(takesKey('/v1/console/auth/sign-in')).toBe(false);
-    expect(takesKey('/hooks/phone/{numberId}')).toBe(false);
+    expect(takesKey('/hooks/phone/{numberId}/{token}')).toBe(false);
     expect(takesKey('/v1/runs', 'get')).toBe(false);
   });
 

@@ -51,6 +51,8 @@ describe('route declarations', () => {
         if (route.path.startsWith('/shared/')) continue;
         // a published app's pages (docs/api/apps.md#public-pages)
         if (route.path.startsWith('/apps/')) continue;
+        // a one-click approval link, bound to its signed single-use token (docs/api/runs.md#approval-policies)
+        if (route.path.startsWith('/approvals/')) continue;
         // the token-authenticated flow webhook (docs/api/flows.md#webhook), the phone callbacks (token and signature)
         // (docs/api/phone.md#callbacks) and the WhatsApp webhook, checked by its verify token and signature
         // (docs/api/whatsapp.md#webhook)

@@ -107,7 +107,9 @@ describe('XLSX zip bombs', () => {
       [bomb, real],
       h.config.zipLimits,
     );
-    expect(Date.now() - started).toBeLessThan(1000);
+    // inflating the bomb would take minutes and gigabytes: the bound tells refusal from inflation, with room
+    // for a busy machine (the speed of the guard itself is the bench's to measure)
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(process.memoryUsage().rss - rss).toBeLessThan(100 * 1024 * 1024);
     expect(unreadable).toEqual([{ fileId: bomb, message: expect.stringMatching(/sheet1\.xml inflates past/) }]);
     expect(documents).toEqual([

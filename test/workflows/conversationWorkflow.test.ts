@@ -11,6 +11,10 @@ import { pollUntil } from '../helpers/poll';
 import { startTimeSkipping, TIME_SKIPPING_SETUP_MS, timeSkippingQueue, workflowWorker } from '../helpers/timeSkipping';
 import { stubRun } from './stubRun';
 
+// Each file bundles the workflows and starts a JVM test server; on a busy two-core machine that alone can take
+// most of jest's default minute, while the skipped clock keeps what is asserted independent of it.
+jest.setTimeout(180_000);
+
 // The conversation workflow's clock and lifetime (docs/api/conversations.md): the idle timeout as a timer on
 // the workflow clock, and continue-as-new after `turnsPerRun` turns carrying what it must remember. Each
 // turn's run is a real child run workflow, over stand-in run activities.

@@ -11,6 +11,10 @@ import {
 } from '../../workflows/flowMessages';
 import { startTimeSkipping, TIME_SKIPPING_SETUP_MS, timeSkippingQueue, workflowWorker } from '../helpers/timeSkipping';
 
+// Each file bundles the workflows and starts a JVM test server; on a busy two-core machine that alone can take
+// most of jest's default minute, while the skipped clock keeps what is asserted independent of it.
+jest.setTimeout(180_000);
+
 // The flow workflow's step machine (docs/api/flows.md#how-a-flow-runs) with stand-in activities: what each
 // step kind makes the workflow do next. The templates and conditions themselves are evaluated by the
 // activities, tested over HTTP in test/flows/.

@@ -4,6 +4,10 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { outputRedeliveryWorkflow } from '../../workflows';
 import { startTimeSkipping, TIME_SKIPPING_SETUP_MS, timeSkippingQueue, workflowWorker } from '../helpers/timeSkipping';
 
+// Each file bundles the workflows and starts a JVM test server; on a busy two-core machine that alone can take
+// most of jest's default minute, while the skipped clock keeps what is asserted independent of it.
+jest.setTimeout(180_000);
+
 // A saved output's delivery: 3 attempts in all, 1 s then 2 s apart (docs/api/output-connections.md), on the
 // test server's clock; the HTTP side (signature, bytes, the log) is test/outputs/delivery.test.ts.
 let env: TestWorkflowEnvironment;

@@ -6,6 +6,10 @@ import type { TurnDecision } from '../../workflows/activityTypes';
 import { startTimeSkipping, TIME_SKIPPING_SETUP_MS, timeSkippingQueue, workflowWorker } from '../helpers/timeSkipping';
 import { stubRun } from './stubRun';
 
+// Each file bundles the workflows and starts a JVM test server; on a busy two-core machine that alone can take
+// most of jest's default minute, while the skipped clock keeps what is asserted independent of it.
+jest.setTimeout(180_000);
+
 // The run workflow's gates and cancellation, with scripted model turns (the HTTP side of the same rules is
 // test/runs/; here: which gate opens when, and what a cancel at each point leaves).
 let env: TestWorkflowEnvironment;

@@ -5,6 +5,10 @@ import { webhookDeliveryWorkflow, webhookFanoutWorkflow } from '../../workflows'
 import type { AnnouncedRun, FirstAttempts } from '../../workflows/activityTypes';
 import { startTimeSkipping, TIME_SKIPPING_SETUP_MS, timeSkippingQueue, workflowWorker } from '../helpers/timeSkipping';
 
+// Each file bundles the workflows and starts a JVM test server; on a busy two-core machine that alone can take
+// most of jest's default minute, while the skipped clock keeps what is asserted independent of it.
+jest.setTimeout(180_000);
+
 // The delivery workflows' retry schedule, asserted on the server's skipped clock: 3 attempts in all,
 // 1 s then 2 s apart (docs/api/webhooks.md), whatever the machine's load.
 let env: TestWorkflowEnvironment;
