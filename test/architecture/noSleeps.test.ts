@@ -41,7 +41,6 @@ const ALLOWED: Array<{ path: string; line?: string; why: string }> = [
   },
   // Not converted yet: waits that assert that nothing more happens, to rewrite onto an observable end
   { path: 'test/runs/streams.test.ts', why: 'not converted yet: waits on an event stream that must stay quiet' },
-  { path: 'test/whatsapp/conversations.test.ts', why: 'not converted yet: asserts no second reply after a pause' },
 ];
 
 function allowed(file: string, line: string): boolean {

@@ -113,26 +113,33 @@ describe('WhatsApp conversations', () => {
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
     await pollUntil(30_000, () => acceptedTo(account.phoneNumberId).length >= 1, Boolean, 'the reply');
     expect((await send(from, [message])).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 2_000));
-    expect(acceptedTo(account.phoneNumberId)).toHaveLength(1);
+    // turns run in order: once the reply to a later message is out, a second reply to the first would be too
+    await send(from, [{ id: `wamid.${randomUUID()}`, text: 'And then this' }]);
+    await pollUntil(30_000, () => acceptedTo(account.phoneNumberId).length >= 2, Boolean, 'the later reply');
+    expect(acceptedTo(account.phoneNumberId)).toHaveLength(2);
     const [conversation, ...more] = await conversations(account.id);
     expect(more).toEqual([]);
     const read = await detail(conversation.id);
-    expect(read.messages.filter((m: { role: string }) => m.role === 'user')).toHaveLength(1);
+    const asked = read.messages.filter((m: { role: string }) => m.role === 'user').map((m: { text: string }) => m.text);
+    expect(asked).toEqual(['Only once please', 'And then this']);
   });
 
   it('retries a reply the Graph API answers 503 twice: exactly one reply accepted, no turn lost', async () => {
     const { account, send } = await newAccount();
     const first = fake.calls.length;
     failing.add(first).add(first + 1);
-    await send(contact(), [{ id: `wamid.${randomUUID()}`, text: 'Are you there?' }]);
+    const from = contact();
+    await send(from, [{ id: `wamid.${randomUUID()}`, text: 'Are you there?' }]);
     await pollUntil(60_000, () => acceptedTo(account.phoneNumberId).length === 1, Boolean, 'the reply after two 503s');
     expect(callsTo(account.phoneNumberId).map((c) => c.status)).toEqual([503, 503, 200]);
-    await new Promise((r) => setTimeout(r, 1_500));
-    expect(acceptedTo(account.phoneNumberId)).toHaveLength(1);
-    const [conversation] = await conversations(account.id);
+    // a later message's reply is out only after every earlier turn's: a duplicate would be there by then
+    await send(from, [{ id: `wamid.${randomUUID()}`, text: 'Still there?' }]);
+    await pollUntil(60_000, () => acceptedTo(account.phoneNumberId).length >= 2, Boolean, 'the later reply');
+    expect(acceptedTo(account.phoneNumberId)).toHaveLength(2);
+    const [conversation, ...more] = await conversations(account.id);
+    expect(more).toEqual([]);
     const read = await detail(conversation.id);
-    expect(read.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+    expect(read.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
   it('answers 404 for a removed account and ends its conversations', async () => {
