@@ -40,7 +40,6 @@ const ALLOWED: Array<{ path: string; line?: string; why: string }> = [
     why: 'an outage longer than the 3 attempts of a call (1 s, 2 s) is the fault injected',
   },
   // Not converted yet: waits that assert that nothing more happens, to rewrite onto an observable end
-  { path: 'test/runs/streams.test.ts', why: 'not converted yet: waits on an event stream that must stay quiet' },
 ];
 
 function allowed(file: string, line: string): boolean {

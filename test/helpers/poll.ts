@@ -1,6 +1,7 @@
 /**
  * The one way a test waits for something to happen: call `probe` until `done` holds of its answer (by default,
- * until the answer is truthy), every 20 ms, for at most `ms`; fail with `what` and the last answer otherwise.
+ * until the answer is truthy), every `everyMs` (20 ms), for at most `ms`; fail with `what` and the last answer
+ * otherwise. A probe that costs the service something (opening a stream under a rate limit) asks less often.
  * It waits for what a user would see (a status, a request received, a row), never for a guessed time: sleeping
  * and asserting wall-clock spacing are refused outside test/helpers/ (test/architecture/noSleeps.test.ts).
  */
@@ -9,13 +10,14 @@ export async function pollUntil<T>(
   probe: () => T | Promise<T>,
   done: (value: T) => boolean = (value) => Boolean(value),
   what = 'the condition',
+  everyMs = 20,
 ): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await probe();
     if (done(value)) return value;
     if (Date.now() > until) throw new Error(`${what} did not hold within ${ms} ms; last seen: ${describe(value)}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
