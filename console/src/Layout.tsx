@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { api, ApiError, setWorkspaceId } from './api';
+import { areas } from './areas';
 import { ErrorBox, Loading } from './components/States';
 import { meQuery, SessionProvider, useSession, useSettings } from './session';
 
@@ -40,15 +41,19 @@ function Shell() {
     },
   });
 
-  const links: { to: string; label: string; show: boolean }[] = [
-    { to: '/inbox', label: 'Inbox', show: can('runs:read') },
-    { to: '/runs', label: 'Runs', show: can('runs:read') },
-    { to: '/agents', label: 'Agents', show: can('agents:read') },
-    { to: '/files', label: 'Files', show: can('files:read') },
-    { to: '/webhooks', label: 'Webhooks', show: can('webhooks:manage') },
-    { to: '/keys', label: 'API keys', show: can('keys:manage') },
-    { to: '/usage', label: 'Usage', show: can('usage:read') },
+  const core = [
+    { to: '/inbox', label: 'Inbox', show: can('runs:read'), order: 10 },
+    { to: '/runs', label: 'Runs', show: can('runs:read'), order: 20 },
+    { to: '/agents', label: 'Agents', show: can('agents:read'), order: 30 },
+    { to: '/files', label: 'Files', show: can('files:read'), order: 40 },
+    { to: '/webhooks', label: 'Webhooks', show: can('webhooks:manage'), order: 50 },
+    { to: '/keys', label: 'API keys', show: can('keys:manage'), order: 60 },
+    { to: '/usage', label: 'Usage', show: can('usage:read'), order: 70 },
   ];
+  const links = [
+    ...core,
+    ...areas.flatMap((a) => a.links.map((l) => ({ to: l.to, label: l.label, show: can(l.scope), order: l.order }))),
+  ].sort((a, b) => a.order - b.order);
   // A page change moves focus to the page, so keyboard and screen-reader users start at its heading,
   // and names the page in the window's title.
   useEffect(() => {

@@ -3,6 +3,7 @@ import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { ApiError } from './api';
+import { areas } from './areas';
 import { Layout } from './Layout';
 import { AgentDetailPage } from './pages/AgentDetail';
 import { AgentsPage } from './pages/Agents';
@@ -67,6 +68,8 @@ const router = createBrowserRouter(
             </Suspense>
           ),
         },
+        // every other part of the product: console/src/areas/<name>/area.tsx
+        ...areas.flatMap((a) => a.routes),
         { path: '*', element: <NotFoundPage /> },
       ],
     },

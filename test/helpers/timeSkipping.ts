@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, makeTelemetryFilterString } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
+import { WorkflowClient, type WorkflowHandle } from '@temporalio/client';
 import { workflowBundle } from './worker';
 
 let runtimeInstalled = false;
@@ -84,4 +85,25 @@ export async function workflowWorker(
     workflowBundle: await workflowBundle(),
     activities,
   });
+}
+
+/**
+ * How the workflow closed (its result, or the error its result throws), waited for while the test server's
+ * clock stands still: what a test of a cancel waits with.
+ *
+ * The time-skipping client's `result()` lets the server skip time while it waits. A cancel that reaches a
+ * workflow blocked on a long timer then races the skip: if the timer fires while the workflow task that
+ * cancels it is in progress, Java's test server refuses the task's CancelTimer and the run never gets another
+ * task (the real server drops the fired timer instead), so the test hangs. Nothing a cancel test asserts needs
+ * time to move, so it waits through a plain client, which never unlocks the clock.
+ */
+export function settledWithClockHeld(env: TestWorkflowEnvironment, handle: WorkflowHandle): Promise<unknown> {
+  const plain = new WorkflowClient({ connection: env.connection, namespace: env.namespace });
+  return plain
+    .getHandle(handle.workflowId)
+    .result()
+    .then(
+      (value: unknown) => value,
+      (err: unknown) => err,
+    );
 }

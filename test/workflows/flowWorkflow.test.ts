@@ -9,7 +9,13 @@ import {
   type FlowPlanStep,
   type FlowRunStatus,
 } from '../../workflows/flowMessages';
-import { startTimeSkipping, TIME_SKIPPING_SETUP_MS, timeSkippingQueue, workflowWorker } from '../helpers/timeSkipping';
+import {
+  settledWithClockHeld,
+  startTimeSkipping,
+  TIME_SKIPPING_SETUP_MS,
+  timeSkippingQueue,
+  workflowWorker,
+} from '../helpers/timeSkipping';
 
 // Each file bundles the workflows and starts a JVM test server; on a busy two-core machine that alone can take
 // most of jest's default minute, while the skipped clock keeps what is asserted independent of it.
@@ -146,10 +152,7 @@ describe('the flow workflow', () => {
     const err = await worker.runUntil(async () => {
       await flow.delayRunning;
       await handle.cancel();
-      return handle.result().then(
-        () => null,
-        (e: unknown) => e,
-      );
+      return settledWithClockHeld(env, handle);
     });
     expect(err).toBeInstanceOf(WorkflowFailedError);
     expect((err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);

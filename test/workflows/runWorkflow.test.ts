@@ -1,9 +1,15 @@
-import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
+import { CancelledFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { runWorkflow } from '../../workflows';
 import { approveSignal, inputSignal, reviewSignal, stateQuery } from '../../workflows/messages';
 import type { TurnDecision } from '../../workflows/activityTypes';
-import { startTimeSkipping, TIME_SKIPPING_SETUP_MS, timeSkippingQueue, workflowWorker } from '../helpers/timeSkipping';
+import {
+  settledWithClockHeld,
+  startTimeSkipping,
+  TIME_SKIPPING_SETUP_MS,
+  timeSkippingQueue,
+  workflowWorker,
+} from '../helpers/timeSkipping';
 import { stubRun } from './stubRun';
 
 // Each file bundles the workflows and starts a JVM test server; on a busy two-core machine that alone can take
@@ -45,11 +51,9 @@ async function pendingId(handle: Awaited<ReturnType<typeof started>>['handle']):
   return state.pendingAction.id;
 }
 
-async function expectCancelled(result: Promise<unknown>) {
-  const err = await result.then(
-    () => null,
-    (e: unknown) => e,
-  );
+/** Waits for the cancelled workflow to close, with the clock held still (a cancel test needs no time to pass). */
+async function expectCancelled(handle: WorkflowHandle) {
+  const err = await settledWithClockHeld(env, handle);
   expect(err).toBeInstanceOf(WorkflowFailedError);
   expect((err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
 }
@@ -109,7 +113,7 @@ describe('the run workflow', () => {
     const { worker, handle } = await started(run);
     // the cancel is in the workflow's first task, before any worker took it
     await handle.cancel();
-    await worker.runUntil(expectCancelled(handle.result()));
+    await worker.runUntil(expectCancelled(handle));
     expect(run.begun()).toBe(false);
     expect(run.statuses).toEqual(['cancelled']);
   });
@@ -120,7 +124,7 @@ describe('the run workflow', () => {
     await worker.runUntil(async () => {
       await run.blockingTurn;
       await handle.cancel();
-      await expectCancelled(handle.result());
+      await expectCancelled(handle);
     });
     expect(run.statuses).toEqual(['running', 'cancelled']);
   });
@@ -135,7 +139,7 @@ describe('the run workflow', () => {
     await worker.runUntil(async () => {
       await run.reached(gate);
       await handle.cancel();
-      await expectCancelled(handle.result());
+      await expectCancelled(handle);
     });
     expect(run.statuses.at(-2)).toBe(gate);
     expect(run.statuses.at(-1)).toBe('cancelled');
