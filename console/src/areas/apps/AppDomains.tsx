@@ -100,7 +100,7 @@ function DomainRow({ appId, domain, onChange }: { appId: string; domain: AppDoma
       )}
       {verify.data ? (
         <p className={verify.data.check.ok ? 'notice' : 'error'} role="status">
-          {verify.data.check.ok ? 'Verified: ' : 'Not verified yet: '}
+          {verify.data.check.ok ? '' : 'Not verified yet: '}
           {verify.data.check.message}
         </p>
       ) : null}

@@ -1,9 +1,10 @@
 import { NavLink } from 'react-router';
+import './phoneTabs.css';
 
 /** The phone pages, one level below the main navigation. */
 export function PhoneTabs() {
   return (
-    <nav aria-label="Phone" className="filters">
+    <nav aria-label="Phone" className="filters phone-tabs">
       <NavLink to="/phone" end>
         Numbers and agents
       </NavLink>
