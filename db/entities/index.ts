@@ -1,6 +1,7 @@
 import { AgentSchema, AgentVersionSchema } from './Agent';
 import { AppDomainSchema, AppSchema } from './App';
 import { AppRunTokenSchema } from './AppRunToken';
+import { AuditCheckpointSchema } from './AuditCheckpoint';
 import { AuditEntrySchema } from './AuditEntry';
 import { PhoneNumberSchema } from './PhoneNumber';
 import { PhoneCallSchema } from './PhoneCall';
@@ -51,6 +52,7 @@ import { FinanceTransactionSchema } from './FinanceTransaction';
 export * from './Agent';
 export * from './App';
 export * from './AppRunToken';
+export * from './AuditCheckpoint';
 export * from './AuditEntry';
 export * from './PhoneNumber';
 export * from './PhoneCall';
@@ -129,6 +131,7 @@ export const entities = [
   OutputDeliverySchema,
   RunShareSchema,
   LocalRunBatchSchema,
+  AuditCheckpointSchema,
   AuditEntrySchema,
   RunArtifactSchema,
   RunGateAnswerSchema,

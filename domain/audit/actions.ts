@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   'api_key.revoked',
   'api_key.spend_cap_changed',
   'project_member.role_changed',
+  'member.role_changed',
   'workspace.plan_changed',
   'webhook.created',
   'webhook.deleted',

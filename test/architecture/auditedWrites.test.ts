@@ -21,6 +21,7 @@ const AUDITED: Record<string, string[]> = {
   'domain/dataSources/dataSources.ts': ['updateDataSource'],
   'domain/apps/apps.ts': ['publishApp', 'pauseApp'],
   'domain/projects/members.ts': ['putProjectMember'],
+  'domain/identity/memberRoles.ts': ['changeMemberRole'],
 };
 
 interface FunctionFacts {
