@@ -15,6 +15,7 @@ import { FeedbackSchema } from './Feedback';
 import { ImprovementProposalSchema } from './ImprovementProposal';
 import { FileSchema } from './File';
 import { FlowSchema } from './Flow';
+import { FlowGateAnswerSchema } from './FlowGateAnswer';
 import { FlowRunSchema } from './FlowRun';
 import { FolderSchema } from './Folder';
 import { DataSourceSchema } from './DataSource';
@@ -66,6 +67,7 @@ export * from './Feedback';
 export * from './ImprovementProposal';
 export * from './File';
 export * from './Flow';
+export * from './FlowGateAnswer';
 export * from './FlowRun';
 export * from './Folder';
 export * from './KnowledgeDocument';
@@ -115,6 +117,7 @@ export const entities = [
   ProjectSchema,
   ProjectMemberSchema,
   FlowSchema,
+  FlowGateAnswerSchema,
   FlowRunSchema,
   PriceListSchema,
   PricingRuleSchema,

@@ -22,6 +22,7 @@ const AUDITED: Record<string, string[]> = {
   'domain/apps/apps.ts': ['publishApp', 'pauseApp'],
   'domain/projects/members.ts': ['putProjectMember'],
   'domain/identity/memberRoles.ts': ['changeMemberRole'],
+  'domain/flows/runs.ts': ['answerFlowApproval'],
 };
 
 interface FunctionFacts {
