@@ -1,5 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Orm } from '../db/orm';
+import { notifyFlowApprovers, type FlowNoticeDeps } from '../domain/flows/approvalNotices';
 import {
   awaitApproval,
   beginFlowRun,
@@ -7,6 +8,7 @@ import {
   finishFlowRun,
   markFlowStep,
   recordApproval,
+  showApproval,
 } from '../domain/flows/execution';
 import { finishSaveOutput, recordSaveOutput } from '../domain/flows/saveOutput';
 import { FlowStepError } from '../domain/flows/stepError';
@@ -21,6 +23,8 @@ export interface FlowActivityDeps {
   models: ModelRegistry;
   config: GateConfig;
   http: HttpStepDeps;
+  /** The mailer that tells a policy's approvers (domain/flows/approvalNotices.ts). */
+  notices: FlowNoticeDeps;
 }
 
 /** A step's final failure becomes a non-retryable ApplicationFailure typed with its flow error code. */
@@ -55,7 +59,12 @@ export function createFlowActivities(deps: FlowActivityDeps): FlowActivities {
         }
       }),
     flowConditionStep: (id, index) => final(() => conditionStep(em(), id, index)),
-    flowAwaitApproval: (id, index, actionId) => final(() => awaitApproval(em(), id, index, actionId)),
+    flowAwaitApproval: (id, index, actionId, progress) =>
+      final(() => awaitApproval(em(), id, index, actionId, progress)),
+    flowShowApproval: (id, index, actionId, progress) => showApproval(em(), id, index, actionId, progress),
+    flowNotifyApprovers: async (id, actionId, reason) => {
+      await notifyFlowApprovers(deps.notices, em(), id, actionId, reason);
+    },
     flowRecordApproval: (id, index, payload) => recordApproval(em(), id, index, payload),
     flowCreateAgentRun: (id, index) =>
       final(async () => {

@@ -33,6 +33,13 @@ export interface ActivityDeps {
 
 /** The activities of the runs task queue, built from their dependencies by the worker. */
 export function createActivities(deps: ActivityDeps) {
+  const mailer =
+    deps.mailer ??
+    createMailer({
+      smtpUrl: deps.config.smtpUrl,
+      from: deps.config.mailFrom,
+      logger: createLogger(deps.config.logLevel),
+    });
   return {
     ...createRunActivities({
       orm: deps.orm,
@@ -40,16 +47,7 @@ export function createActivities(deps: ActivityDeps) {
       tools: deps.tools,
       onStatus: (run, opts) =>
         announceRunStatus(deps.orm.em, deps.temporal.client, deps.config.temporal.taskQueue, run, opts),
-      notices: {
-        config: deps.config,
-        mailer:
-          deps.mailer ??
-          createMailer({
-            smtpUrl: deps.config.smtpUrl,
-            from: deps.config.mailFrom,
-            logger: createLogger(deps.config.logLevel),
-          }),
-      },
+      notices: { config: deps.config, mailer },
     }),
     ...createSavedTableActivities({
       orm: deps.orm,
@@ -70,6 +68,7 @@ export function createActivities(deps: ActivityDeps) {
         allowPrivate: deps.config.allowPrivateEgress,
         resolver: createResolver(deps.config.dnsServers),
       },
+      notices: { config: deps.config, mailer },
     }),
     ...outputActivities(deps),
     ...createPhoneActivities({ orm: deps.orm, box: createSecretBox(deps.config.secretKeys), config: deps.config }),

@@ -17,6 +17,7 @@ import { PgListener } from '../platform/database/listener';
 import { buildRouter, notFound } from './router';
 import { apiKeyRoutes } from './routes/apiKeys';
 import { auditRoutes } from './routes/audit';
+import { workspaceMemberRoutes } from './routes/workspaceMembers';
 import { consoleAuthRoutes } from './routes/consoleAuth';
 import { healthRoutes } from './routes/health';
 import type { RouteDef } from './routes/route';
@@ -128,6 +129,7 @@ export function declareRoutes(
     ...consoleAuthRoutes({ config: deps.config, mailer: deps.mailer }),
     ...apiKeyRoutes({ apiKeys: deps.apiKeys }),
     ...auditRoutes(),
+    ...workspaceMemberRoutes(),
     ...catalogRoutes({ models, tools }),
     ...agentRoutes({ models, tools }),
     ...agentVersionRoutes({ models, tools }),

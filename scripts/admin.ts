@@ -12,6 +12,7 @@ import { rotateSecrets } from '../domain/secrets/rotation';
 import { createSecretBox, type SecretKeyRing } from '../platform/secrets';
 import { systemAuditContext } from '../domain/audit/context';
 import { recordAudit } from '../domain/audit/record';
+import { pruneAuditChain } from '../domain/audit/prune';
 import { verifyAuditChain } from '../domain/audit/verify';
 
 const USAGE = `usage: npm run admin -- <command>
@@ -20,7 +21,8 @@ const USAGE = `usage: npm run admin -- <command>
   user:verify <email>
   keys:create <workspaceId> <name> <scope,scope,...>   (prints the plaintext key once)
   secrets:rotate                                       (re-seals every stored secret under SVC_SECRETS_KEY)
-  audit:verify <workspaceId>                           (recomputes the audit chain; exit 1 at a broken link)`;
+  audit:verify <workspaceId>                           (recomputes the audit chain; exit 1 at a broken link)
+  audit:prune <workspaceId> --before <date>            (cuts the entries recorded before <date>, keeping a checkpoint)`;
 
 class UsageError extends Error {}
 
@@ -108,7 +110,26 @@ export async function runAdmin(orm: Orm, argv: string[], secretKeys?: SecretKeyR
           `audit chain of workspace ${ws.id} is broken at entry ${entryId} (position ${position}): ${reason}`,
         );
       }
-      return `audit chain of workspace ${ws.id} verified: ${report.entries} entries`;
+      const after = report.checkpoint ? ` after the checkpoint at position ${report.checkpoint}` : '';
+      return `audit chain of workspace ${ws.id} verified: ${report.entries} entries${after}`;
+    }
+    case 'audit:prune': {
+      const [id, flag, when] = args;
+      const before = flag === '--before' && when ? new Date(when) : null;
+      if (!before || Number.isNaN(before.getTime())) {
+        throw new UsageError('audit:prune needs --before <date> (an ISO-8601 date or instant)');
+      }
+      const ws = await workspace(orm, id ?? '');
+      const result = await pruneAuditChain(em, ws.id, before);
+      if (result.kind === 'broken') {
+        const { id: entryId, position, reason } = result.broken;
+        throw new CheckFailed(
+          `audit chain of workspace ${ws.id} is broken at entry ${entryId} (position ${position}): ${reason}; nothing was pruned`,
+        );
+      }
+      if (result.kind === 'nothing')
+        return `audit chain of workspace ${ws.id}: no entry before ${before.toISOString()}`;
+      return `audit chain of workspace ${ws.id} pruned: ${result.removed} entries through position ${result.throughSeq} (last hash ${result.throughHash})`;
     }
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'no command');

@@ -1,4 +1,7 @@
 import { defineSignal } from '@temporalio/workflow';
+import type { ApprovalPolicy, GateApproval } from './approvalPolicy';
+import type { PolicyProgress } from './messages';
+import type { PolicyEvent } from './policyGate';
 
 /**
  * The flows' vocabulary (docs/api/flows.md), shared by the flow workflow, the activities, the API and
@@ -11,7 +14,7 @@ export type ConditionOp = 'eq' | 'ne' | 'gt' | 'lt' | 'exists' | 'contains';
 export type FlowStep =
   | { name: string; type: 'agent'; agentId: string; input: unknown }
   | { name: string; type: 'http'; method: HttpMethod; url: string; headers?: Record<string, string>; body?: unknown }
-  | { name: string; type: 'approval'; message: string }
+  | { name: string; type: 'approval'; message: string; approvalPolicy?: ApprovalPolicy }
   | { name: string; type: 'condition'; if: { path: string; op: ConditionOp; value?: unknown }; else: string }
   | { name: string; type: 'delay'; seconds: number }
   | { name: string; type: 'save_output'; connectionId: string; from: string };
@@ -55,6 +58,8 @@ export interface FlowRunTrigger {
 export const FlowFailure = {
   templateError: 'flow.template_error',
   rejected: 'flow.rejected',
+  // an approval step under a policy with `onExpiry: fail` that nobody approved in time
+  approvalExpired: 'flow.approval_expired',
   httpError: 'flow.http_error',
   agentRunFailed: 'flow.agent_run_failed',
   agentMissing: 'agent.not_found',
@@ -70,6 +75,17 @@ export interface ApprovalPayload {
   actionId: string;
   approved: boolean;
   comment?: string;
+  /** Who answered an approval step under a policy (the API checked they may), and when the API took it. */
+  by?: { userId: string | null; keyId: string | null };
+  at?: string;
+}
+
+/** How an approval step ended, as its output records it: under a policy, with the approvals counted. */
+export interface ApprovalRecord {
+  actionId: string;
+  approved: boolean;
+  comment?: string;
+  approvals?: GateApproval[];
 }
 export const flowApprovalSignal = defineSignal<[ApprovalPayload]>('flowApproval');
 
@@ -87,6 +103,8 @@ export interface FlowPlanStep {
   name: string;
   type: FlowStepType;
   seconds?: number;
+  /** An approval step's policy: the workflow counts its approvals and keeps its timers. */
+  policy?: ApprovalPolicy;
 }
 export type FlowPlan = { steps: FlowPlanStep[] } | { endedAs: FlowRunStatus };
 
@@ -106,8 +124,19 @@ export interface FlowActivities {
   markFlowStep(flowRunId: string, index: number, patch: Partial<FlowRunStepState>): Promise<void>;
   flowHttpStep(flowRunId: string, index: number): Promise<void>;
   flowConditionStep(flowRunId: string, index: number): Promise<ConditionOutcome>;
-  flowAwaitApproval(flowRunId: string, index: number, actionId: string): Promise<void>;
-  flowRecordApproval(flowRunId: string, index: number, payload: ApprovalPayload): Promise<void>;
+  /** An approval step opens; under a policy, `progress` is what it shows as it opens. */
+  flowAwaitApproval(flowRunId: string, index: number, actionId: string, progress?: PolicyProgress): Promise<void>;
+  /** Shows an approval step's progress under its policy (an approval counted, an escalation). */
+  flowShowApproval(
+    flowRunId: string,
+    index: number,
+    actionId: string,
+    progress: PolicyProgress,
+    event: PolicyEvent,
+  ): Promise<void>;
+  /** Tells the approvers of the open approval step who have not answered (by mail). */
+  flowNotifyApprovers(flowRunId: string, actionId: string, reason: 'opened' | 'reminder' | 'escalated'): Promise<void>;
+  flowRecordApproval(flowRunId: string, index: number, payload: ApprovalRecord): Promise<void>;
   flowCreateAgentRun(flowRunId: string, index: number): Promise<AgentStepRun>;
   flowFinishAgentStep(flowRunId: string, index: number, runId: string): Promise<void>;
   /** A save_output step's delivery, recorded once; null when the flow run is gone. */

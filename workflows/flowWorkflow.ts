@@ -17,10 +17,12 @@ import {
   type ApprovalPayload,
   type FlowActivities,
   type FlowError,
+  type FlowPlanStep,
   type FlowRunStatus,
   type FlowWorkflowArgs,
 } from './flowMessages';
 import { outputDeliverer } from './outputDelivery';
+import { awaitPolicy, openingProgress, PolicyTally } from './policyGate';
 import { STORE_WRITES, THREE_ATTEMPTS } from './retryPolicies';
 import { startChildRun } from './startChildRun';
 
@@ -54,9 +56,43 @@ function flowError(err: unknown): FlowError {
 export async function flowWorkflow({ flowRunId }: FlowWorkflowArgs): Promise<FlowRunStatus> {
   let waitingFor: string | undefined;
   let approval: ApprovalPayload | undefined;
+  // The approvals of the open approval step under a policy: each one counts, once per person.
+  let tally: PolicyTally | undefined;
   setHandler(flowApprovalSignal, (payload) => {
-    if (waitingFor !== undefined && payload.actionId === waitingFor && approval === undefined) approval = payload;
+    if (waitingFor === undefined || payload.actionId !== waitingFor) return;
+    if (tally) tally.take(payload, new Date().toISOString());
+    else if (approval === undefined) approval = payload;
   });
+
+  /**
+   * An approval step under a policy (docs/api/flows.md#approval-policies): the approvals it asks for,
+   * counted here, with its expiry, escalation and reminders as durable timers (policyGate.ts).
+   */
+  async function approveUnderPolicy(index: number, actionId: string, step: FlowPlanStep): Promise<void> {
+    const policy = step.policy!;
+    const openedAt = Date.now();
+    const counting = new PolicyTally(policy);
+    tally = counting;
+    await store.flowAwaitApproval(flowRunId, index, actionId, openingProgress(policy, openedAt));
+    const outcome = await awaitPolicy(
+      counting,
+      {
+        show: (progress, event) => store.flowShowApproval(flowRunId, index, actionId, progress, event),
+        // Telling people is best effort: a mail server that is down never fails the flow run.
+        notify: (reason) => outbound.flowNotifyApprovers(flowRunId, actionId, reason).catch(() => undefined),
+      },
+      openedAt,
+    );
+    const approvals = counting.approvals;
+    tally = undefined;
+    waitingFor = undefined;
+    const comment = outcome.approved ? undefined : outcome.comment;
+    await store.flowRecordApproval(flowRunId, index, { actionId, approved: outcome.approved, comment, approvals });
+    if (!outcome.approved) {
+      const type = outcome.expiry === 'fail' ? FlowFailure.approvalExpired : FlowFailure.rejected;
+      throw ApplicationFailure.create({ type, message: outcome.comment, nonRetryable: true });
+    }
+  }
 
   const plan = await store.beginFlowRun(flowRunId);
   if ('endedAs' in plan) return plan.endedAs;
@@ -98,6 +134,10 @@ export async function flowWorkflow({ flowRunId }: FlowWorkflowArgs): Promise<Flo
         case 'approval': {
           approval = undefined;
           waitingFor = uuid4();
+          if (step.policy) {
+            await approveUnderPolicy(i, waitingFor, step);
+            break;
+          }
           await store.flowAwaitApproval(flowRunId, i, waitingFor);
           await condition(() => approval !== undefined);
           const answer = approval!;

@@ -57,3 +57,21 @@ export const approvalPolicyOut = z.object({
     .optional(),
   remindAfter: z.string().optional(),
 });
+
+/** What a gate under a policy shows while it waits: a run's pending approval and a flow run's alike. */
+export const policyProgressFields = {
+  policy: approvalPolicyOut.optional(),
+  approvals: z
+    .array(
+      z.object({
+        userId: z.uuid().nullable(),
+        keyId: z.uuid().nullable(),
+        at: z.iso.datetime(),
+        comment: z.string().nullable(),
+      }),
+    )
+    .optional(),
+  remaining: z.number().int().optional(),
+  expiresAt: z.iso.datetime().nullable().optional(),
+  escalated: z.boolean().optional(),
+};

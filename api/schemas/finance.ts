@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { approvalPolicySchema } from './approvalPolicy';
 import { CATEGORY_KINDS } from '../../db/entities/FinanceCategory';
 import { DATE_FORMATS } from '../../domain/finance/dates';
 import { isCurrency } from '../../domain/finance/money';
@@ -172,6 +173,10 @@ export const reconciliationBody = z.strictObject({
   from: day,
   to: day,
   fileIds: z.array(uuid).min(1).max(50).describe('Invoices and receipts in the file library: PDF, CSV or XLSX'),
+  approvalPolicy: approvalPolicySchema
+    .nullable()
+    .optional()
+    .describe("Sets the finance agent's approval policy first (null removes it); changing it needs agents:write"),
 });
 
 export const reportBody = z.strictObject({ from: day, to: day, kind: z.enum(['monthly', 'cashflow']) });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../../domain/shared/pagination';
 import { FLOW_RUN_STATUSES } from '../../workflows/flowMessages';
+import { approvalPolicySchema, policyProgressFields } from './approvalPolicy';
 import { uuid } from './common';
 import { text, trimmedText, urlOut, urlText } from './text';
 
@@ -27,7 +28,13 @@ const httpStep = z.strictObject({
   headers: z.record(headerName, headerValue).optional(),
   body: z.unknown().optional(),
 });
-const approvalStep = z.strictObject({ name: stepName, type: z.literal('approval'), message: text(1, 10_000) });
+const approvalStep = z.strictObject({
+  name: stepName,
+  type: z.literal('approval'),
+  message: text(1, 10_000),
+  // who may answer, how many must, and what happens when nobody does (docs/api/flows.md#approval-policies)
+  approvalPolicy: approvalPolicySchema.optional(),
+});
 const conditionStep = z.strictObject({
   name: stepName,
   type: z.literal('condition'),
@@ -170,7 +177,9 @@ export const flowRunOut = z.object({
     }),
   ),
   error: flowError.nullable(),
-  pendingApproval: z.object({ id: z.string(), step: z.string(), message: z.string() }).nullable(),
+  pendingApproval: z
+    .object({ id: z.string(), step: z.string(), message: z.string(), ...policyProgressFields })
+    .nullable(),
   createdAt: z.iso.datetime(),
   completedAt: z.iso.datetime().nullable(),
 });

@@ -3,7 +3,7 @@ import { pageQuery, positionCursor } from '../../domain/shared/pagination';
 import { RUN_STATUSES } from '../../workflows/messages';
 import { timestamp } from './common';
 import { text } from './text';
-import { approvalPolicyOut } from './approvalPolicy';
+import { policyProgressFields } from './approvalPolicy';
 
 const json = z.unknown();
 const object = z.record(z.string(), z.unknown());
@@ -55,20 +55,7 @@ const pendingAction = z
         args: z.record(z.string(), z.unknown()).optional(),
         proposedOutput: z.unknown().optional(),
         // an approval gate under a policy (docs/api/runs.md#approval-policies)
-        policy: approvalPolicyOut.optional(),
-        approvals: z
-          .array(
-            z.object({
-              userId: z.uuid().nullable(),
-              keyId: z.uuid().nullable(),
-              at: z.iso.datetime(),
-              comment: z.string().nullable(),
-            }),
-          )
-          .optional(),
-        remaining: z.number().int().optional(),
-        expiresAt: z.iso.datetime().nullable().optional(),
-        escalated: z.boolean().optional(),
+        ...policyProgressFields,
       })
       .catchall(z.unknown()),
     z.object({ id: z.string(), type: z.literal('review'), proposedOutput: z.unknown() }).catchall(z.unknown()),

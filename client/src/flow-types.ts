@@ -1,4 +1,5 @@
 /** Shapes of flows and flow runs (the service's docs/api/flows.md). */
+import type { ApprovalPolicy, GateApproval } from './types.js';
 
 export type FlowStatus = 'active' | 'paused';
 export type FlowTriggerType = 'manual' | 'webhook' | 'schedule';
@@ -23,7 +24,7 @@ export type FlowStep =
       headers?: Record<string, string>;
       body?: unknown;
     }
-  | { name: string; type: 'approval'; message: string }
+  | { name: string; type: 'approval'; message: string; approvalPolicy?: ApprovalPolicy }
   | {
       name: string;
       type: 'condition';
@@ -100,7 +101,17 @@ export interface FlowRun {
   trigger: { type: FlowTriggerType; input: Record<string, unknown> };
   steps: FlowRunStep[];
   error: FlowError | null;
-  pendingApproval: { id: string; step: string; message: string } | null;
+  /** Under an approval policy it also shows the policy, the approvals counted, what remains and the expiry. */
+  pendingApproval: {
+    id: string;
+    step: string;
+    message: string;
+    policy?: ApprovalPolicy;
+    approvals?: GateApproval[];
+    remaining?: number;
+    expiresAt?: string | null;
+    escalated?: boolean;
+  } | null;
   createdAt: string;
   completedAt: string | null;
 }

@@ -3,7 +3,8 @@ import { EntitySchema } from '@mikro-orm/core';
 /**
  * One entry of a workspace's audit log (docs/api/audit.md): who changed what, from where, chained to the
  * entry before it by `prevHash` so a changed, removed or inserted row breaks the chain. The service only
- * ever inserts; a trigger refuses UPDATE and DELETE (Migration20261207103000). No foreign key to the
+ * ever inserts; a trigger refuses UPDATE and DELETE (Migration20261207103000), but for retention's cut of a
+ * prefix (Migration20261207123500). No foreign key to the
  * workspace: the log is evidence and outlives what it describes.
  */
 export class AuditEntry {

@@ -6,17 +6,21 @@ import type {
   FlowRunTrigger,
   FlowStep,
 } from '../../workflows/flowMessages';
+import type { PolicyProgress } from '../../workflows/messages';
 import { BaseEntity } from './BaseEntity';
 import { Flow } from './Flow';
 import { keysetIndex } from './keysetIndex';
 import { Workspace } from './Workspace';
 
-/** The approval a flow run waits for: the action id its answer must carry, and the rendered message. */
-export interface PendingApproval {
+/**
+ * The approval a flow run waits for: the action id its answer must carry, and the rendered message; under
+ * an approval policy, its progress too (the policy, the approvals counted, how many remain, the expiry).
+ */
+export type PendingApproval = {
   id: string;
   step: string;
   message: string;
-}
+} & Partial<PolicyProgress>;
 
 /**
  * The read model of one run of a flow (docs/api/flows.md). The workflow `flow-<id>` decides every

@@ -1,6 +1,7 @@
 import { AgentSchema, AgentVersionSchema } from './Agent';
 import { AppDomainSchema, AppSchema } from './App';
 import { AppRunTokenSchema } from './AppRunToken';
+import { AuditCheckpointSchema } from './AuditCheckpoint';
 import { AuditEntrySchema } from './AuditEntry';
 import { PhoneNumberSchema } from './PhoneNumber';
 import { PhoneCallSchema } from './PhoneCall';
@@ -14,6 +15,7 @@ import { FeedbackSchema } from './Feedback';
 import { ImprovementProposalSchema } from './ImprovementProposal';
 import { FileSchema } from './File';
 import { FlowSchema } from './Flow';
+import { FlowGateAnswerSchema } from './FlowGateAnswer';
 import { FlowRunSchema } from './FlowRun';
 import { FolderSchema } from './Folder';
 import { DataSourceSchema } from './DataSource';
@@ -51,6 +53,7 @@ import { FinanceTransactionSchema } from './FinanceTransaction';
 export * from './Agent';
 export * from './App';
 export * from './AppRunToken';
+export * from './AuditCheckpoint';
 export * from './AuditEntry';
 export * from './PhoneNumber';
 export * from './PhoneCall';
@@ -64,6 +67,7 @@ export * from './Feedback';
 export * from './ImprovementProposal';
 export * from './File';
 export * from './Flow';
+export * from './FlowGateAnswer';
 export * from './FlowRun';
 export * from './Folder';
 export * from './KnowledgeDocument';
@@ -113,6 +117,7 @@ export const entities = [
   ProjectSchema,
   ProjectMemberSchema,
   FlowSchema,
+  FlowGateAnswerSchema,
   FlowRunSchema,
   PriceListSchema,
   PricingRuleSchema,
@@ -129,6 +134,7 @@ export const entities = [
   OutputDeliverySchema,
   RunShareSchema,
   LocalRunBatchSchema,
+  AuditCheckpointSchema,
   AuditEntrySchema,
   RunArtifactSchema,
   RunGateAnswerSchema,

@@ -7,10 +7,13 @@ export const AUDIT_ACTIONS = [
   'run.rejected',
   'run.input_submitted',
   'run.reviewed',
+  'flow_run.approved',
+  'flow_run.rejected',
   'api_key.created',
   'api_key.revoked',
   'api_key.spend_cap_changed',
   'project_member.role_changed',
+  'member.role_changed',
   'workspace.plan_changed',
   'webhook.created',
   'webhook.deleted',
@@ -26,6 +29,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** What an entry is about: the kind of resource and its id. */
 export const AUDIT_RESOURCE_TYPES = [
   'run',
+  'flow_run',
   'api_key',
   'project',
   'workspace',

@@ -25,10 +25,18 @@ export async function recordAudit(tx: EntityManager, context: AuditContext, chan
   if (!tx.isInTransaction()) throw new Error('recordAudit must run in the transaction of the change it records');
   const { workspaceId } = context;
   await tx.execute(`select pg_advisory_xact_lock(hashtextextended('audit:' || ?, 0))`, [workspaceId]);
-  const [last] = await tx.execute<Array<{ seq: number; hash: string }>>(
+  const [newest] = await tx.execute<Array<{ seq: number; hash: string }>>(
     'select seq, hash from audit_entries where workspace_id = ? order by seq desc limit 1',
     [workspaceId],
   );
+  // A log pruned to nothing goes on from where the prune cut it (docs/api/audit.md#retention).
+  const [last] = newest
+    ? [newest]
+    : await tx.execute<Array<{ seq: number; hash: string }>>(
+        `select through_seq as seq, through_hash as hash from audit_checkpoints where workspace_id = ?
+          order by through_seq desc limit 1`,
+        [workspaceId],
+      );
   const seq = last ? Number(last.seq) + 1 : 1;
   const prevHash = last?.hash ?? GENESIS_HASH;
   const fields: ChainedFields = {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AuditCheckpoint } from '../../db/entities/AuditCheckpoint';
 import { AuditEntry } from '../../db/entities/AuditEntry';
 import { entryHash, GENESIS_HASH } from './chain';
 import { chainedFields } from './presenters';
@@ -12,7 +13,10 @@ export interface BrokenLink {
 
 export interface ChainReport {
   workspaceId: string;
+  /** How many entries were checked (those after the last checkpoint). */
   entries: number;
+  /** The last position a prune removed (0 when nothing was ever cut): the chain is checked from the next. */
+  checkpoint: number;
   broken: BrokenLink | null;
 }
 
@@ -21,11 +25,15 @@ export interface ChainReport {
  * its position, link to the hash of the entry before it (the first to the genesis hash), and hash to what
  * it stores. Stops at the first link that fails. A changed entry fails its own hash; a removed or inserted
  * one breaks its position or the next entry's link. Removing the newest entries is not visible from the
- * chain alone: compare the count and the last hash with a copy kept elsewhere.
+ * chain alone: compare the count and the last hash with a copy kept elsewhere. After a prune the chain
+ * starts from its last checkpoint (prune.ts): the first remaining entry must sit right after the cut and
+ * link to the hash of the last entry removed.
  */
 export async function verifyAuditChain(em: EntityManager, workspaceId: string, batch = 1000): Promise<ChainReport> {
-  let position = 0;
-  let prevHash = GENESIS_HASH;
+  const checkpoint = await em.findOne(AuditCheckpoint, { workspaceId }, { orderBy: { throughSeq: 'desc' } });
+  const start = checkpoint?.throughSeq ?? 0;
+  let position = start;
+  let prevHash = checkpoint?.throughHash ?? GENESIS_HASH;
   for (;;) {
     const rows = await em.find(
       AuditEntry,
@@ -36,7 +44,8 @@ export async function verifyAuditChain(em: EntityManager, workspaceId: string, b
       position += 1;
       const broken = (reason: string): ChainReport => ({
         workspaceId,
-        entries: position,
+        entries: position - start,
+        checkpoint: start,
         broken: { id: entry.id, position, reason },
       });
       if (entry.seq !== position) return broken(`its place in the chain is ${entry.seq}, expected ${position}`);
@@ -47,6 +56,6 @@ export async function verifyAuditChain(em: EntityManager, workspaceId: string, b
       prevHash = entry.hash;
     }
     em.clear();
-    if (rows.length < batch) return { workspaceId, entries: position, broken: null };
+    if (rows.length < batch) return { workspaceId, entries: position - start, checkpoint: start, broken: null };
   }
 }

@@ -2,12 +2,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Agent } from '../../db/entities/Agent';
 import { FinanceRun } from '../../db/entities/FinanceRun';
 import { Workspace } from '../../db/entities/Workspace';
-import { createAgent, type AgentDeps } from '../agents/agents';
+import { createAgent, updateAgent, type AgentDeps } from '../agents/agents';
+import { currentVersion, findAgent } from '../agents/find';
+import { canonicalJson } from '../audit/chain';
+import { requireScope } from '../identity/credentials';
 import { errors } from '../errors';
 import { findWorkspaceFiles } from '../files/files';
 import type { Identity } from '../identity/identity';
 import { createRun, type CreateRunDeps } from '../runs/create';
 import { serializeRun, type RunView } from '../runs/presenters';
+import type { ApprovalPolicy } from '../../workflows/approvalPolicy';
 import { FINANCE_APPLY_MATCHES, FINANCE_RECONCILE, FINANCE_REPORT } from './tools';
 
 export const FINANCE_PRESET = 'finance-agent';
@@ -37,14 +41,35 @@ async function financeAgent(em: EntityManager, deps: AgentDeps, identity: Identi
   return (await createAgent(em, deps, identity, { name: 'Finance agent', presetId: FINANCE_PRESET })).id;
 }
 
+/**
+ * Gives the finance agent `policy` as its `settings.approvalPolicy` (null removes it), a new version when it
+ * differs from the current one (docs/api/finance.md#approval-policy). Changing who must approve is changing
+ * the agent, so it takes `agents:write` besides `finance:write`; repeating the current policy takes nothing.
+ * @throws `forbidden` when the policy would change and the caller may not write agents
+ */
+async function setApprovalPolicy(
+  em: EntityManager,
+  deps: AgentDeps,
+  identity: Identity,
+  agentId: string,
+  policy: ApprovalPolicy | null,
+): Promise<void> {
+  const version = await currentVersion(em, await findAgent(em, identity.workspaceId, agentId));
+  if (canonicalJson(version.settings.approvalPolicy ?? null) === canonicalJson(policy)) return;
+  requireScope(identity, 'agents:write');
+  await updateAgent(em, deps, identity, agentId, { settings: { approvalPolicy: policy } });
+}
+
 async function startFinanceRun(
   deps: CreateRunDeps & AgentDeps,
   em: EntityManager,
   identity: Identity,
   kind: 'reconciliation' | 'report',
   params: Record<string, unknown>,
+  policy?: ApprovalPolicy | null,
 ): Promise<RunView> {
   const agentId = await financeAgent(em, deps, identity);
+  if (policy !== undefined) await setApprovalPolicy(em, deps, identity, agentId, policy);
   const input = { finance: kind, ...params, script: SCRIPTS[kind] };
   const { run } = await createRun(deps, em, identity, { agentId, input, metadata: { finance: kind } }, null, {
     withRun: (tx, r) => {
@@ -56,13 +81,15 @@ async function startFinanceRun(
 
 /**
  * Starts a reconciliation run over the transactions dated `from`..`to` and the documents `fileIds`
- * (docs/api/finance.md). @throws `validation_error` for `from` after `to` or a file not in the workspace
+ * (docs/api/finance.md). Its matches are applied only once approved under the finance agent's approval
+ * policy, which `approvalPolicy` sets first when given. @throws `validation_error` for `from` after `to` or
+ * a file not in the workspace; `forbidden` for a policy change without `agents:write`
  */
 export async function startReconciliation(
   deps: CreateRunDeps & AgentDeps,
   em: EntityManager,
   identity: Identity,
-  body: { from: string; to: string; fileIds: string[] },
+  body: { from: string; to: string; fileIds: string[]; approvalPolicy?: ApprovalPolicy | null },
 ): Promise<RunView> {
   if (body.from > body.to) throw errors.validation([{ path: 'from', message: 'from is after to' }]);
   const found = new Set(await findWorkspaceFiles(em, identity.workspaceId, body.fileIds));
@@ -70,7 +97,8 @@ export async function startReconciliation(
     found.has(id) ? [] : [{ path: `fileIds.${i}`, message: 'No such file in this workspace' }],
   );
   if (missing.length) throw errors.validation(missing);
-  return startFinanceRun(deps, em, identity, 'reconciliation', { from: body.from, to: body.to, fileIds: body.fileIds });
+  const params = { from: body.from, to: body.to, fileIds: body.fileIds };
+  return startFinanceRun(deps, em, identity, 'reconciliation', params, body.approvalPolicy);
 }
 
 /** Starts a report run (`monthly` or `cashflow`) over `from`..`to`. @throws `validation_error` for `from` after `to` */

@@ -4,7 +4,7 @@ import { FlowRun } from '../../db/entities/FlowRun';
 import {
   FLOW_RUN_TERMINAL,
   FlowFailure,
-  type ApprovalPayload,
+  type ApprovalRecord,
   type ConditionOutcome,
   type FlowError,
   type FlowPlan,
@@ -12,6 +12,7 @@ import {
   type FlowRunStepState,
   type FlowStep,
 } from '../../workflows/flowMessages';
+import type { PolicyProgress } from '../../workflows/messages';
 import { FlowStepError } from './stepError';
 import { pathExists, render, renderText, resolvePath, TemplateError, type TemplateScope } from './templates';
 
@@ -76,6 +77,7 @@ export async function beginFlowRun(em: EntityManager, id: string): Promise<FlowP
         name: s.name,
         type: s.type,
         ...(s.type === 'delay' ? { seconds: s.seconds } : {}),
+        ...(s.type === 'approval' && s.approvalPolicy ? { policy: s.approvalPolicy } : {}),
       })),
     };
   });
@@ -146,16 +148,51 @@ export async function conditionStep(em: EntityManager, id: string, index: number
   return outcome ?? { next: 'stop' };
 }
 
-/** An approval step begins: the message is rendered and the flow run waits in `waiting_approval`. */
-export async function awaitApproval(em: EntityManager, id: string, index: number, actionId: string): Promise<void> {
+/**
+ * An approval step begins: the message is rendered and the flow run waits in `waiting_approval`. Under a
+ * policy, the pending approval and the step's output show `progress` (docs/api/flows.md#approval-policies).
+ */
+export async function awaitApproval(
+  em: EntityManager,
+  id: string,
+  index: number,
+  actionId: string,
+  progress?: PolicyProgress,
+): Promise<void> {
   await updateFlowRun(em, id, (run) => {
     const step = stepOf(run, index, 'approval');
     const message = renderStep(run, (scope) => renderText(step.message, scope));
     if (FLOW_RUN_TERMINAL.includes(run.status)) return;
     run.status = 'waiting_approval';
-    run.pendingApproval = { id: actionId, step: step.name, message };
-    patchStep(run, index, { status: 'waiting', output: { message } });
+    run.pendingApproval = { id: actionId, step: step.name, message, ...progress };
+    patchStep(run, index, { status: 'waiting', output: { message, ...stepProgress(progress) } });
   });
+}
+
+/**
+ * Shows an approval step's progress under its policy (an approval counted, an escalation) on the pending
+ * approval and the step's output; nothing once the step is no longer the one waiting.
+ */
+export async function showApproval(
+  em: EntityManager,
+  id: string,
+  index: number,
+  actionId: string,
+  progress: PolicyProgress,
+): Promise<void> {
+  await updateFlowRun(em, id, (run) => {
+    if (run.pendingApproval?.id !== actionId) return;
+    run.pendingApproval = { ...run.pendingApproval, ...progress };
+    const prior = (run.steps[index]?.output ?? {}) as Record<string, unknown>;
+    patchStep(run, index, { output: { ...prior, ...stepProgress(progress) } });
+  });
+}
+
+/** What an approval step's output shows of its policy's progress (the policy itself is in the definition). */
+export function stepProgress(progress: PolicyProgress | undefined): Record<string, unknown> {
+  if (!progress) return {};
+  const { approvals, remaining, expiresAt, escalated } = progress;
+  return { approvals, remaining, expiresAt, escalated };
 }
 
 /** The approval's answer: recorded as the step's output; the flow run goes on running. */
@@ -163,11 +200,16 @@ export async function recordApproval(
   em: EntityManager,
   id: string,
   index: number,
-  payload: ApprovalPayload,
+  payload: ApprovalRecord,
 ): Promise<void> {
   await updateFlowRun(em, id, (run) => {
     const prior = (run.steps[index]?.output ?? {}) as Record<string, unknown>;
-    const output = { ...prior, approved: payload.approved, comment: payload.comment ?? null };
+    const output = {
+      ...prior,
+      approved: payload.approved,
+      comment: payload.comment ?? null,
+      ...(payload.approvals ? { approvals: payload.approvals } : {}),
+    };
     patchStep(run, index, { status: payload.approved ? 'succeeded' : 'failed', output });
     run.pendingApproval = null;
     if (run.status === 'waiting_approval') run.status = 'running';

@@ -1,6 +1,6 @@
 import { hideHeaders } from './headerSecrets';
 import type { Flow, FlowStatus } from '../../db/entities/Flow';
-import type { FlowRun } from '../../db/entities/FlowRun';
+import type { FlowRun, PendingApproval } from '../../db/entities/FlowRun';
 import type {
   FlowError,
   FlowRunStatus,
@@ -31,7 +31,7 @@ export interface FlowRunView {
   trigger: FlowRunTrigger;
   steps: FlowRunStepState[];
   error: FlowError | null;
-  pendingApproval: { id: string; step: string; message: string } | null;
+  pendingApproval: PendingApproval | null;
   createdAt: string;
   completedAt: string | null;
 }

@@ -3,11 +3,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Flow } from '../../db/entities/Flow';
 import { FlowRun } from '../../db/entities/FlowRun';
 import type { OutboxEntry } from '../../db/entities/OutboxEntry';
-import { FLOW_RUN_TERMINAL, type FlowRunTrigger } from '../../workflows/flowMessages';
+import { FLOW_RUN_TERMINAL, type ApprovalPayload, type FlowRunTrigger } from '../../workflows/flowMessages';
+import type { AuditContext } from '../audit/context';
+import { recordAudit } from '../audit/record';
 import { ApiError, errors } from '../errors';
 import type { Identity } from '../identity/identity';
 import { enqueue, relayNow, release } from '../shared/outbox/relay';
 import { findPage } from '../shared/pagination';
+import { flowPolicyGateOf, judgeFlowPolicyAnswer } from './approvalAnswers';
 import { findFlow, findFlowRun } from './find';
 import type { FlowDeps } from './flows';
 import { presentFlowRun, type FlowRunView } from './presenters';
@@ -86,9 +89,11 @@ function invalidState(run: FlowRun): ApiError {
 }
 
 /**
- * Answers the approval a flow run waits for. The answer is claimed on the row (a second answer is 409
- * `run.invalid_state`) and the signal, naming the approval it answers, commits with the claim in the
- * outbox. A rejection fails the flow run with `flow.rejected`.
+ * Answers the approval a flow run waits for. Without a policy the answer is claimed on the row (a second
+ * answer is 409 `run.invalid_state`); under one, the person's answer is judged and claimed
+ * (approvalAnswers.ts), and the workflow counts it. The signal, naming the approval it answers, commits
+ * with the claim in the outbox, and so does the answer's audit entry (`flow_run.approved` or
+ * `flow_run.rejected`). A rejection fails the flow run with `flow.rejected`.
  */
 export async function answerFlowApproval(
   deps: FlowDeps,
@@ -96,19 +101,30 @@ export async function answerFlowApproval(
   identity: Identity,
   id: string,
   answer: { approved: boolean; comment?: string },
+  audit: AuditContext,
 ): Promise<FlowRunView> {
   await findFlowRun(em, identity.workspaceId, id);
   let entry!: OutboxEntry;
   const run = await em.transactional(async (tx) => {
     const row = await tx.findOneOrFail(FlowRun, id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     const pending = row.pendingApproval;
-    if (row.status !== 'waiting_approval' || !pending || row.answeredActionId === pending.id) throw invalidState(row);
-    row.answeredActionId = pending.id;
-    entry = enqueue(
-      tx,
-      { kind: 'signal_flow', flowRunId: row.id, payload: { actionId: pending.id, ...answer } },
-      { held: true },
-    );
+    if (row.status !== 'waiting_approval' || !pending) throw invalidState(row);
+    const gate = flowPolicyGateOf(pending);
+    let payload: ApprovalPayload;
+    if (gate) {
+      payload = await judgeFlowPolicyAnswer(tx, row, gate, identity, answer, () => invalidState(row));
+    } else {
+      if (row.answeredActionId === pending.id) throw invalidState(row);
+      row.answeredActionId = pending.id;
+      payload = { actionId: pending.id, ...answer };
+    }
+    await recordAudit(tx, audit, {
+      action: answer.approved ? 'flow_run.approved' : 'flow_run.rejected',
+      resourceType: 'flow_run',
+      resourceId: row.id,
+      details: { actionId: pending.id, step: pending.step, withComment: Boolean(answer.comment) },
+    });
+    entry = enqueue(tx, { kind: 'signal_flow', flowRunId: row.id, payload }, { held: true });
     return row;
   });
   await relayOrLeave(deps, em, entry);

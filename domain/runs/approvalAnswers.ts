@@ -39,6 +39,9 @@ const REFUSALS: Record<IneligibleReason, string> = {
   already_answered_by_you: 'You have already answered this gate',
 };
 
+/** The 403 `forbidden` of an answer the policy does not admit, with its `details.reason`. */
+export const ineligibleAnswer = (reason: IneligibleReason) => ineligible(reason, REFUSALS[reason]);
+
 /** An answer a person gives: approve or reject, with an optional comment. */
 export interface PolicyAnswer {
   approved: boolean;

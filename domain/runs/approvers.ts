@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Run } from '../../db/entities/Run';
 import type { Approvers } from '../../workflows/approvalPolicy';
-import type { PendingAction, PolicyProgress } from '../../workflows/messages';
+import type { PolicyProgress } from '../../workflows/messages';
 
 /**
  * Who the people of an approval gate are (docs/api/runs.md#approval-policies): the approvers a policy
@@ -19,7 +19,8 @@ export interface Person {
   keyId: string | null;
 }
 
-type Gate = Extract<PendingAction, { type: 'approval' }> & PolicyProgress;
+/** A gate under a policy as far as who may answer it goes: a run's approval gate, or a flow's approval step. */
+type Gate = Pick<PolicyProgress, 'policy' | 'escalated'>;
 
 async function makerOfKey(em: EntityManager, keyId: string): Promise<string | null> {
   const [row] = await em.execute<Array<{ maker: string | null }>>(

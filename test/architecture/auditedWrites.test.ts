@@ -21,6 +21,8 @@ const AUDITED: Record<string, string[]> = {
   'domain/dataSources/dataSources.ts': ['updateDataSource'],
   'domain/apps/apps.ts': ['publishApp', 'pauseApp'],
   'domain/projects/members.ts': ['putProjectMember'],
+  'domain/identity/memberRoles.ts': ['changeMemberRole'],
+  'domain/flows/runs.ts': ['answerFlowApproval'],
 };
 
 interface FunctionFacts {

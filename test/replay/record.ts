@@ -346,6 +346,41 @@ describe('record workflow histories for the replay test', () => {
     await save('run-approval-policy-escalated', runWorkflowId(run.id));
   }, 60_000);
 
+  it('a flow approval step under a policy: one approval, a reminder, an escalation, the second approval', async () => {
+    const owner = await signUp(h);
+    await setPlan(h, owner.workspaceId, 'scale');
+    const admin = await signUp(h);
+    await addMember(h, admin.userId, owner.workspaceId, 'admin');
+    const session = (a: { cookie: string }) => ({ cookie: a.cookie, 'x-workspace-id': owner.workspaceId });
+    const approvalPolicy = {
+      approvers: { roles: ['admin'] },
+      required: 2,
+      forbidSelfApproval: false,
+      expiresAfter: 'PT3S',
+      onExpiry: 'escalate',
+      escalateTo: { roles: ['owner'] },
+      remindAfter: 'PT2S',
+    };
+    const flow = await createFlow(h, session(owner), {
+      steps: [{ name: 'ok', type: 'approval', message: 'Go?', approvalPolicy }],
+    });
+    const run = await runFlow(h, session(owner), flow.id);
+    await waitForFlowRun(h, session(owner), run.id, 'waiting_approval');
+    const answer = async (who: { cookie: string }) => {
+      const res = await h.request(`/v1/flow-runs/${run.id}/approval`, {
+        method: 'POST',
+        headers: session(who),
+        json: { approved: true },
+      });
+      if (res.status !== 202) throw new Error(`approval: ${res.status} ${await res.text()}`);
+    };
+    await answer(admin);
+    await waitForFlowRun(h, session(owner), run.id, (r) => r.pendingApproval?.escalated === true, 20_000);
+    await answer(owner);
+    await waitForFlowRun(h, session(owner), run.id, 'succeeded');
+    await save('flow-approval-policy-escalated', `flow-${run.id}`);
+  }, 60_000);
+
   it("a run's announcement to two subscribers, one failing all 3 attempts, then its redelivery", async () => {
     const ok = await startReceiver();
     // 503 to the 3 attempts of the fan-out, 200 to the redelivery

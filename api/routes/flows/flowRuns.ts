@@ -4,6 +4,7 @@ import { answerFlowApproval, cancelFlowRun, getFlowRun, listFlowRuns } from '../
 import { pageQuery } from '../../../domain/shared/pagination';
 import { idParams } from '../../schemas/common';
 import { approvalBody, flowRunListOut, flowRunOut } from '../../schemas/flows';
+import { auditContext } from '../../auditContext';
 import { defineRoute, type RouteDef } from '../route';
 
 type IdParams = z.infer<typeof idParams>;
@@ -46,9 +47,14 @@ export function flowRunRoutes(deps: FlowDeps): RouteDef[] {
       access: { auth: 'any', scope: 'flows:manage' },
       params: idParams,
       body: approvalBody,
-      responses: { 202: { description: 'Accepted; the flow run goes on', schema: flowRunOut }, 409: invalidState },
+      responses: {
+        202: { description: 'Accepted; the flow run goes on', schema: flowRunOut },
+        403: { description: "`forbidden`: the step's approval policy does not admit this answer (`details.reason`)" },
+        409: invalidState,
+      },
       async handler(ctx, { params, body }) {
-        ctx.body = await answerFlowApproval(deps, ctx.state.em, ctx.state.identity!, params.id, body);
+        const { em, identity } = ctx.state;
+        ctx.body = await answerFlowApproval(deps, em, identity!, params.id, body, auditContext(ctx));
         ctx.status = 202;
       },
     }),

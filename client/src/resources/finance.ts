@@ -13,7 +13,7 @@ import type {
   FinanceTransactionQuery,
   FinanceTransactionUpdate,
 } from '../finance-types.js';
-import type { Run } from '../types.js';
+import type { ApprovalPolicy, Run } from '../types.js';
 
 const enc = encodeURIComponent;
 
@@ -143,10 +143,15 @@ export class Finance {
 
   /**
    * Starts a reconciliation run: the finance agent proposes matches of the transactions dated `from`..`to`
-   * to the documents `fileIds`, waits at the run's approval gate, and reconciles what was approved.
-   * @throws {ValidationError} for a file not in the workspace
+   * to the documents `fileIds`, waits at the run's approval gate, and reconciles what was approved. An
+   * `approvalPolicy` (null removes it) becomes the finance agent's first; changing it needs `agents:write`.
+   * @throws {ValidationError} for a file not in the workspace or a malformed policy
+   * @throws {PermissionError} for a policy change by a caller who may not write agents
    */
-  reconcile(params: { from: string; to: string; fileIds: string[] }, options?: CallOptions): Promise<Run> {
+  reconcile(
+    params: { from: string; to: string; fileIds: string[]; approvalPolicy?: ApprovalPolicy | null },
+    options?: CallOptions,
+  ): Promise<Run> {
     return this.http.request({ ...options, method: 'POST', path: '/v1/finance/reconciliations', json: params });
   }
 
