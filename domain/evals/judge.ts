@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { askModel } from '../models/askAssistant';
+import { askModel } from '../models/askModel';
 import { BUILTIN_PROVIDER } from '../models/builtin';
 import type { ModelRegistry } from '../models/registry';
 import { canonical, type CaseScore, type Judge } from './scorers';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Agent, AgentVersion } from '../../db/entities/Agent';
 import type { ProposalChanges } from '../../db/entities/ImprovementProposal';
 import { errors } from '../errors';
-import { askModel } from '../models/askAssistant';
+import { askModel } from '../models/askModel';
 import type { ModelRegistry } from '../models/registry';
 
 /** The models a draft may ask: the assistant model, when one is configured. */

@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import type { ModelRegistry } from './registry';
 import { isModelError, type Usage } from './types';
 
-/** What the assistant model said: the checked answer, or why there is none (for a caller's fallback or detail). */
-export type AssistantAnswer<T> =
+/** What a model said: the checked answer, or why there is none (for a caller's fallback or detail). */
+export type ModelAnswer<T> =
   { ok: true; modelId: string; value: T; usage: Usage } | { ok: false; modelId: string; reason: string };
 
 /**
@@ -18,7 +18,7 @@ export async function askModel<S extends z.ZodType>(
   modelId: string,
   question: { instructions: string; input: Record<string, unknown>; shape: S },
   signal?: AbortSignal,
-): Promise<AssistantAnswer<z.infer<S>>> {
+): Promise<ModelAnswer<z.infer<S>>> {
   let turn;
   try {
     turn = await models.turn(
