@@ -7,8 +7,9 @@ import type { TurnRequest } from '../../../domain/models/types';
 import { json, startChatServer } from './chatServer';
 
 // The tutor and the eval judge on the assistant model (SVC_ASSISTANT_MODEL): the prompt sent, and the parsing
-// of answers in the exact chat.completions wire format (recorded/*.json), good and bad, served by a real HTTP
-// server on 127.0.0.1. Drafted proposals: test/proposals/proposals.test.ts.
+// of answers in the chat.completions wire format, good and bad, served by a real HTTP server on 127.0.0.1. The
+// answers (recorded/tutor-*, judge-*, proposal-*) are what LLMock, a real OpenAI-compatible server, sent for
+// that content (docs/testing.md). Drafted proposals: test/proposals/proposals.test.ts.
 const recorded = (name: string): unknown =>
   JSON.parse(readFileSync(join(__dirname, 'recorded', `${name}.json`), 'utf8')) as unknown;
 
@@ -28,13 +29,13 @@ const openai = (url: string, assistantModel?: string): Config['openai'] => ({
 });
 
 /** A registry whose assistant model is served `fixture` (or the status, for a failing provider). */
-async function registryAnswering(fixture: string | number, assistantModel: string | undefined = 'openai/helper') {
+async function registryAnswering(fixture: string | number, assistantModel: string | null = 'openai/helper') {
   server = await startChatServer((_hit, res) =>
     typeof fixture === 'number'
       ? json(res, fixture, { error: { message: 'upstream trouble', type: 'server_error' } })
       : json(res, 200, recorded(fixture)),
   );
-  return { registry: createModelRegistry(openai(server.url, assistantModel)), hits: server.hits };
+  return { registry: createModelRegistry(openai(server.url, assistantModel ?? undefined)), hits: server.hits };
 }
 
 const tutorTurn = (message: string, transcript: unknown[] = []): TurnRequest => ({
@@ -115,7 +116,7 @@ describe('the eval judge on the assistant model', () => {
   });
 
   it('without an assistant model grades builtin agents by equality and real ones with their own model', async () => {
-    const { registry, hits } = await registryAnswering('judge-score', undefined);
+    const { registry, hits } = await registryAnswering('judge-score', null);
     expect(await modelJudge(registry, 'builtin/echo')({ a: 1 }, { a: 1 })).toEqual({
       score: 1,
       detail: 'judge (builtin model): the output equals the expected one',
