@@ -4,6 +4,10 @@ import type { BenchContext, CaseResult } from '../lib/context';
 
 const ROWS = 100_000;
 
+/** Micro-units of a cent amount as the API writes USD: `"1234.50"`. */
+const centsText = (micros: bigint) =>
+  `${micros / 1_000_000n}.${String((micros % 1_000_000n) / 10_000n).padStart(2, '0')}`;
+
 /** The bank export: `ROWS` rows of amounts with cents that a float sum would get wrong, over 12 months. */
 function bankExport(): { csv: string; inMicros: bigint; outMicros: bigint } {
   const lines = ['date,description,amount'];
@@ -59,8 +63,9 @@ export async function financeCase(ctx: BenchContext): Promise<CaseResult> {
   const get = (qs: string) => fetch(`${ctx.apiUrl}/v1/finance/summary?${qs}`, { headers: auth }).then((r) => r.json());
   const byCategory = await timed(() => get('groupBy=category'));
   const byMonth = await timed(() => get('groupBy=month'));
-  const totals = (byMonth.value as { totals: Array<{ inUsd: number; outUsd: number }> }).totals[0];
-  const exact = totals.inUsd === Number(inMicros) / 1e6 && totals.outUsd === Number(outMicros) / 1e6 ? 'yes' : 'no';
+  // The summary's amounts are exact decimal text per currency; the export is all USD, in cents.
+  const totals = (byMonth.value as { totals: Array<{ currency: string; in: string; out: string }> }).totals[0];
+  const exact = totals.in === centsText(inMicros) && totals.out === centsText(outMicros) ? 'yes' : 'no';
   const markdown = [
     `### 7. Finance: import of ${fmt(ROWS)} rows and the summary`,
     '',

@@ -41,6 +41,16 @@ export const PRESETS: Preset[] = [
     tools: ['ask_user'],
     settings: { ...base, approval: 'before_output', review: true },
   },
+  {
+    id: 'tutor',
+    name: 'Tutor',
+    description:
+      'Teaches a topic in tutor sessions with builtin/tutor (the assistant model answers when one is configured).',
+    modelId: 'builtin/tutor',
+    instructions: null,
+    tools: [],
+    settings: base,
+  },
   // Phone presets (docs/api/phone.md): an agent built on one is a phone agent, and creating, changing or
   // deleting it also needs `phone:manage`.
   {

@@ -1,3 +1,4 @@
+import { csvTextCell } from '../shared/csv';
 import type { AuditEntryView } from './presenters';
 
 const COLUMNS = [
@@ -17,17 +18,9 @@ const COLUMNS = [
   'hash',
 ] as const;
 
-/** A spreadsheet reads a cell that starts with one of these as a formula (and tab or CR as a way to hide one). */
-const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r']);
-
-/**
- * One CSV cell: a text a spreadsheet would take for a formula gets a leading `'`, so it stays text; then
- * every cell is quoted with its quotes doubled, so commas, quotes and line breaks stay inside it.
- */
+/** One cell of the audit export: always quoted, a would-be formula kept as text (domain/shared/csv.ts). */
 export function csvCell(value: string | null): string {
-  const text = value ?? '';
-  const safe = text.length > 0 && FORMULA_START.has(text[0]) ? `'${text}` : text;
-  return `"${safe.replaceAll('"', '""')}"`;
+  return csvTextCell(value);
 }
 
 function row(cells: Array<string | null>): string {

@@ -2,6 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import ExcelJS from 'exceljs';
 import type { Identity } from '../identity/identity';
+import { csvTextCell } from '../shared/csv';
 import { microsToAmount } from './money';
 import { dateText } from './presenters';
 
@@ -88,9 +89,12 @@ function cells(row: ExportRow): Array<string | number | boolean> {
   ];
 }
 
+/**
+ * One CSV cell: numbers and booleans as they print; text (a bank's description, a person's note) quoted
+ * only when it must be, and kept from being read as a formula by a spreadsheet (domain/shared/csv.ts).
+ */
 function csvCell(value: string | number | boolean): string {
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return typeof value === 'string' ? csvTextCell(value, 'needed') : String(value);
 }
 
 /**

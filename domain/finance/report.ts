@@ -7,15 +7,19 @@ import type { Storage } from '../../platform/storage/storage';
 import { ApiError } from '../errors';
 import { storeRunFile } from '../files/runFiles';
 import type { QuotaDetails } from '../quotas/quotas';
-import { microsToAmount } from './money';
+import { presentMoney } from './money';
 
+/**
+ * One line of a report, in one currency: `in`, `out` (positive) and `net` are exact decimal text in
+ * `currency`, as the summary and a transaction's `amount` write it (docs/api/finance.md#money).
+ */
 export interface ReportLine {
   month: string;
   currency: string;
   category: string | null;
-  inUsd: number;
-  outUsd: number;
-  netUsd: number;
+  in: string;
+  out: string;
+  net: string;
   count: number;
 }
 
@@ -24,7 +28,7 @@ export interface FinanceReport {
   from: string;
   to: string;
   /** monthly: per month and category; cashflow: per month, with the running balance of the period. */
-  lines: Array<ReportLine & { cumulativeUsd?: number }>;
+  lines: Array<ReportLine & { cumulative?: string }>;
   /** null when the workspace's storage quota could not take the file: the lines are the report then */
   fileId: string | null;
   filename: string | null;
@@ -77,7 +81,18 @@ async function xlsxBytes(lines: FinanceReport['lines']): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Cash flow');
   sheet.addRow(['month', 'currency', 'in', 'out', 'net', 'cumulative', 'count']);
-  for (const l of lines) sheet.addRow([l.month, l.currency, l.inUsd, l.outUsd, l.netUsd, l.cumulativeUsd, l.count]);
+  // Numbers, so the sheet can add them up; each row's currency says what they count.
+  for (const l of lines) {
+    sheet.addRow([
+      l.month,
+      l.currency,
+      Number(l.in),
+      Number(l.out),
+      Number(l.net),
+      l.cumulative === undefined ? null : Number(l.cumulative),
+      l.count,
+    ]);
+  }
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
@@ -101,19 +116,20 @@ export async function buildReport(
   const rows = await reportRows(em, workspaceId, kind, from, to);
   const running = new Map<string, bigint>();
   const lines = rows.map((r) => {
-    const line: ReportLine & { cumulativeUsd?: number } = {
+    const money = (micros: string | bigint) => presentMoney(micros, r.currency).amount;
+    const line: ReportLine & { cumulative?: string } = {
       month: r.month,
       currency: r.currency,
       category: r.category,
-      inUsd: microsToAmount(r.in_micros),
-      outUsd: microsToAmount(r.out_micros),
-      netUsd: microsToAmount(r.net_micros),
+      in: money(r.in_micros),
+      out: money(r.out_micros),
+      net: money(r.net_micros),
       count: Number(r.count),
     };
     if (kind === 'cashflow') {
       const total = (running.get(r.currency) ?? 0n) + BigInt(r.net_micros);
       running.set(r.currency, total);
-      line.cumulativeUsd = microsToAmount(total);
+      line.cumulative = money(total);
     }
     return line;
   });
@@ -126,7 +142,7 @@ export async function buildReport(
             `Monthly report ${from} to ${to}`,
             lines.map(
               (l) =>
-                `${l.month}  ${l.category ?? 'Uncategorised'}  ${l.currency}  in ${l.inUsd.toFixed(2)}  out ${l.outUsd.toFixed(2)}  net ${l.netUsd.toFixed(2)}`,
+                `${l.month}  ${l.category ?? 'Uncategorised'}  ${l.currency}  in ${l.in}  out ${l.out}  net ${l.net}`,
             ),
           )
         : await xlsxBytes(lines);

@@ -4,7 +4,9 @@ import { echoProvider } from './echo';
 import { createOpenAIProvider, OPENAI_PREFIX, type OpenAIProviderOptions } from './openai';
 import { scriptedProvider } from './scripted';
 import { copilotProvider } from './copilot';
-import { createAssistantCopilot } from './assistantCopilot';
+import { ASSISTED_COPILOT } from './assistantCopilot';
+import { assistedBy } from './assisted';
+import { ASSISTED_TUTOR, tutorProvider } from './tutor';
 import { ModelError, type ModelInfo, type ModelProvider, type TurnRequest, type TurnResult } from './types';
 
 export { estimateTokens };
@@ -22,13 +24,19 @@ export interface ModelRegistry {
   turn(req: TurnRequest, signal?: AbortSignal): Promise<TurnResult>;
   /** Whether the model's turns are computed in this process with no I/O (ModelProvider `inProcess`). */
   inProcess(modelId: string): boolean;
+  /**
+   * The real model named for the assistant features (`SVC_ASSISTANT_MODEL`), or `undefined` when none is
+   * configured and the features keep their deterministic rules (docs/api/agents.md#the-assistant-model).
+   */
+  assistant(): ModelInfo | undefined;
 }
 
 /**
  * Builds the registry. Ids route by prefix: `builtin/` to the built-ins (always
  * present, no network), `openai/` to the chat-completions provider, which exists only when a base
- * URL and at least one model are configured. With `assistantModel` (one of those) the copilots' model
- * `builtin/copilot` answers through it (domain/models/assistantCopilot.ts). `overrides` reach the OpenAI provider (tests).
+ * URL and at least one model are configured. With `assistantModel` (one of those) the copilots' and the tutor's
+ * models (`builtin/copilot`, `builtin/tutor`) answer through it (assisted.ts). `overrides` reach the OpenAI
+ * provider (tests).
  */
 export function createModelRegistry(
   config: Config['openai'],
@@ -39,9 +47,10 @@ export function createModelRegistry(
     config.baseUrl && config.models.length > 0
       ? createOpenAIProvider({ ...config, baseUrl: config.baseUrl, ...overrides })
       : undefined;
-  // The copilots answer with a real model when one is named for the assistant features, else by their rules.
+  // The copilots and the tutor answer with a real model when one is named for the assistant features, else by their rules.
   const assistant = openai?.models().find((m) => m.id === config.assistantModel);
-  providers.push(openai && assistant ? createAssistantCopilot(openai, assistant) : copilotProvider);
+  providers.push(openai && assistant ? assistedBy(ASSISTED_COPILOT, openai, assistant) : copilotProvider);
+  providers.push(openai && assistant ? assistedBy(ASSISTED_TUTOR, openai, assistant) : tutorProvider);
   if (openai) providers.push(openai);
   const byId = new Map<string, { info: ModelInfo; provider: ModelProvider }>();
   for (const provider of providers) {
@@ -57,6 +66,7 @@ export function createModelRegistry(
       return entry ? copy(entry.info) : undefined;
     },
     inProcess: (modelId) => byId.get(modelId)?.provider.inProcess === true,
+    assistant: () => (assistant ? copy(assistant) : undefined),
     async turn(req, signal) {
       signal?.throwIfAborted();
       const entry = byId.get(req.modelId);

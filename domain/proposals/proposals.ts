@@ -9,7 +9,7 @@ import { presentAgent, type AgentView, type Definition } from '../agents/present
 import { errors } from '../errors';
 import type { Identity } from '../identity/identity';
 import { findPage } from '../shared/pagination';
-import { draftFromFeedback } from './fromFeedback';
+import { draftFromFeedback, type Drafter } from './fromFeedback';
 import { presentProposal, type ProposalView } from './presenters';
 
 export type ProposalInput = { changes: ProposalChanges; rationale: string } | { fromFeedback: true };
@@ -26,13 +26,13 @@ function applied(base: Definition, changes: ProposalChanges): Definition {
 
 /**
  * Proposes a change to a live agent against its current version: the caller's `changes` and
- * `rationale`, or `{ fromFeedback: true }` drafted from the agent's corrected feedback
- * (fromFeedback.ts; 409 when there is none). Throws `not_found`, or `validation_error` for an unknown
- * model or tool.
+ * `rationale`, or `{ fromFeedback: true }` drafted from the agent's corrected feedback, by the assistant
+ * model of `deps.drafter` when there is one (fromFeedback.ts; 409 when there is no such feedback). Throws
+ * `not_found`, or `validation_error` for an unknown model or tool.
  */
 export async function createProposal(
   em: EntityManager,
-  deps: AgentDeps,
+  deps: AgentDeps & { drafter?: Drafter },
   identity: Identity,
   agentId: string,
   input: ProposalInput,
@@ -41,7 +41,7 @@ export async function createProposal(
   const base = await currentVersion(em, agent);
   const draft =
     'fromFeedback' in input
-      ? await draftFromFeedback(em, agent, base)
+      ? await draftFromFeedback(em, agent, base, deps.drafter)
       : { changes: input.changes, rationale: input.rationale, sourceFeedbackIds: [] };
   checkDefinition(deps, applied(base, draft.changes));
   const proposal = new ImprovementProposal(

@@ -250,6 +250,33 @@ describe('finance ledger', () => {
     expect(sheet.getRow(2).getCell(4).value).toBe(3000);
   });
 
+  it('writes text a spreadsheet would run as a formula as text in the CSV export; amounts stay numbers', async () => {
+    // a workspace of its own, so the other tests' counts do not move
+    const owner = await signUp(h);
+    const b = bearer(await createKey(h, owner, ['finance:read', 'finance:write', 'files:write']));
+    const hostile = [
+      'date,description,amount,counterparty',
+      '2026-10-05,"=HYPERLINK(""http://evil.example/"",""refund"")",-10.00,@SUM(A1)',
+      '2026-10-06,+1 555 0100 phone,-20.00,"-2+3"',
+      '2026-10-07,Plain shop,30.00,Plain Shop',
+    ].join('\n');
+    const mapping = { date: 'date', description: 'description', amount: 'amount', counterparty: 'counterparty' };
+    const fileId = await upload(h, b, hostile);
+    await ok(call(h, 'POST', '/v1/finance/imports', b, { fileId, format: 'csv', mapping }), 201);
+    const plain = (await ok(call(h, 'GET', '/v1/finance/transactions?q=Plain', b), 200)).transactions[0];
+    await ok(call(h, 'PATCH', `/v1/finance/transactions/${plain.id}`, b, { note: '\tcmd|calc' }), 200);
+    const csv = await call(h, 'GET', '/v1/finance/export?format=csv', b);
+    expect(csv.status).toBe(200);
+    const lines = (await csv.text()).split('\r\n').map((line) => line.replace(/^[0-9a-f-]{36},/, ''));
+    expect(lines).toEqual([
+      'id,date,description,amount,currency,account,category,counterparty,note,reconciled',
+      `2026-10-05,"'=HYPERLINK(""http://evil.example/"",""refund"")",-10,USD,default,,'@SUM(A1),,false`,
+      "2026-10-06,'+1 555 0100 phone,-20,USD,default,,'-2+3,,false",
+      "2026-10-07,Plain shop,30,USD,default,,Plain Shop,'\tcmd|calc,false",
+      '',
+    ]);
+  });
+
   it('keeps scopes and roles: read keys read, members read but do not write, other workspaces see 404', async () => {
     const owner = await signUp(h);
     const reader = bearer(await createKey(h, owner, ['finance:read']));

@@ -123,36 +123,69 @@ describe('finance runs', () => {
     await ok(call(h, 'POST', `/v1/runs/${again.id}/cancel`, a), 202);
   });
 
-  it('writes a monthly report as a PDF and a cash-flow report as an XLSX file in the library', async () => {
+  it('writes a monthly report as a PDF and a cash-flow report as an XLSX file in the library, per currency', async () => {
+    // a yen account beside the dollar one: its amounts are never added to the dollars
+    const yen = await upload(
+      h,
+      a,
+      ['date,description,amount,currency', '2026-10-25,Refund,2500,JPY', '2026-11-05,Tokyo hotel,-15000,JPY'].join(
+        '\n',
+      ),
+    );
+    const yenMapping = { date: 'date', description: 'description', amount: 'amount', currency: 'currency' };
+    await ok(
+      call(h, 'POST', '/v1/finance/imports', a, { fileId: yen, format: 'csv', account: 'tokyo', mapping: yenMapping }),
+      201,
+    );
     const monthly = await ok(
       call(h, 'POST', '/v1/finance/reports', a, { from: '2026-10-01', to: '2026-11-30', kind: 'monthly' }),
       201,
     );
     const report = (await waitForStatus(h, a, monthly.id, 'succeeded')).output;
     expect(report).toMatchObject({ kind: 'monthly', from: '2026-10-01', to: '2026-11-30' });
-    expect(report.lines).toContainEqual(
-      expect.objectContaining({ month: '2026-10', currency: 'USD', category: null, inUsd: 3000, outUsd: 157.33 }),
-    );
+    expect(report.lines).toContainEqual({
+      month: '2026-10',
+      currency: 'USD',
+      category: null,
+      in: '3000.00',
+      out: '157.33',
+      net: '2842.67',
+      count: 4,
+    });
+    expect(report.lines).toContainEqual({
+      month: '2026-11',
+      currency: 'JPY',
+      category: null,
+      in: '0',
+      out: '15000',
+      net: '-15000',
+      count: 1,
+    });
     const pdf = await h.request(`/v1/files/${report.fileId}/content`, { headers: a });
     expect(pdf.headers.get('content-type')).toMatch(/application\/pdf/);
     const text = await pdfText(Buffer.from(await pdf.arrayBuffer()));
     expect(text).toContain('Monthly report 2026-10-01 to 2026-11-30');
-    expect(text).toContain('net 2842.67');
+    expect(text).toContain('USD  in 3000.00  out 157.33  net 2842.67');
+    expect(text).toContain('JPY  in 0  out 15000  net -15000');
 
     const cashflow = await ok(
       call(h, 'POST', '/v1/finance/reports', a, { from: '2026-10-01', to: '2026-11-30', kind: 'cashflow' }),
       201,
     );
     const flow = (await waitForStatus(h, a, cashflow.id, 'succeeded')).output;
+    // the running balance is kept per currency
     expect(flow.lines).toEqual([
-      expect.objectContaining({ month: '2026-10', netUsd: 2842.67, cumulativeUsd: 2842.67 }),
-      expect.objectContaining({ month: '2026-11', netUsd: -1200, cumulativeUsd: 1642.67 }),
+      expect.objectContaining({ month: '2026-10', currency: 'JPY', net: '2500', cumulative: '2500' }),
+      expect.objectContaining({ month: '2026-10', currency: 'USD', net: '2842.67', cumulative: '2842.67' }),
+      expect.objectContaining({ month: '2026-11', currency: 'JPY', net: '-15000', cumulative: '-12500' }),
+      expect.objectContaining({ month: '2026-11', currency: 'USD', net: '-1200.00', cumulative: '1642.67' }),
     ]);
     const xlsx = await h.request(`/v1/files/${flow.fileId}/content`, { headers: a });
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(Buffer.from(await xlsx.arrayBuffer()) as never);
     const sheet = workbook.getWorksheet('Cash flow')!;
-    expect(sheet.getRow(3).values).toEqual([undefined, '2026-11', 'USD', 0, 1200, -1200, 1642.67, 1]);
+    expect(sheet.getRow(4).values).toEqual([undefined, '2026-11', 'JPY', 0, 15000, -15000, -12500, 1]);
+    expect(sheet.getRow(5).values).toEqual([undefined, '2026-11', 'USD', 0, 1200, -1200, 1642.67, 1]);
   });
 
   it('refuses bad requests and callers without finance:write', async () => {

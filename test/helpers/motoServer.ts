@@ -28,7 +28,8 @@ function motoServerPath(): string {
   }
 }
 
-async function freePort(): Promise<number> {
+/** A port of 127.0.0.1 that nothing listens on just now. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createModelRegistry } from '../../domain/models/registry';
+import { json, startChatServer } from '../domain/models/chatServer';
 import { addMember, bearer, createKey, setPlan, signUp, type Account } from '../helpers/factories';
-import type { Harness } from '../helpers/harness';
+import { startApi, type Harness } from '../helpers/harness';
 import { error, ok } from '../helpers/responses';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
 import { startRunStack } from '../helpers/worker';
 
 type Headers = Record<string, string>;
+
+const recorded = (name: string): unknown =>
+  JSON.parse(readFileSync(join(__dirname, '..', 'domain', 'models', 'recorded', `${name}.json`), 'utf8')) as unknown;
 
 // Improvement proposals (docs/api/proposals.md): propose, draft from feedback, accept as a new version
 // (once per base version, under concurrency), reject.
@@ -164,6 +171,69 @@ describe('improvement proposals', () => {
     expect(again.changes).toEqual(draft.changes);
     const accepted = await ok(call('POST', `/v1/proposals/${draft.id}/accept`, writer), 201);
     expect(accepted).toMatchObject({ version: 2, instructions: expected });
+  });
+
+  it('drafts with the assistant model when one is configured, and from the examples when its draft does not fit', async () => {
+    const agent = await createAgent(h, writer, { modelId: 'builtin/echo', instructions: 'Answer.' });
+    const run = await createRun(h, writer, { agentId: agent.id, input: { q: 'capital of France' } });
+    await waitForStatus(h, writer, run.id, 'succeeded');
+    const feedback = await ok(
+      call('POST', `/v1/runs/${run.id}/feedback`, writer, { rating: 1, correctedOutput: { city: 'Paris' } }),
+      201,
+    );
+    // a real OpenAI-compatible server on 127.0.0.1 answering with recorded completions, and an API on it
+    let fixture = 'proposal-draft';
+    const chat = await startChatServer((_hit, res) => json(res, 200, recorded(fixture)));
+    const models = createModelRegistry({
+      baseUrl: `${chat.url}/v1`,
+      apiKey: 'sk-test',
+      models: [{ name: 'helper', inputPerMTokUsd: 0, outputPerMTokUsd: 0 }],
+      timeoutMs: 5000,
+      assistantModel: 'openai/helper',
+    });
+    const assisted = await startApi({}, { models });
+    try {
+      const draft = await ok(
+        assisted.request(`/v1/agents/${agent.id}/proposals`, {
+          method: 'POST',
+          headers: writer,
+          json: { fromFeedback: true },
+        }),
+        201,
+      );
+      expect(draft).toMatchObject({
+        baseVersion: 1,
+        changes: { instructions: 'Answer with a JSON object {"city": <the city>} and nothing else.' },
+        rationale:
+          'The corrections want the city as a JSON object. (drafted by openai/helper from 1 corrected example)',
+        sourceFeedbackIds: [feedback.id],
+      });
+      expect(chat.hits[0].body.messages[0].content).toContain('improve the instructions');
+      expect(JSON.parse(chat.hits[0].body.messages[1].content)).toEqual({
+        instructions: 'Answer.',
+        examples: [{ input: '{"q":"capital of France"}', correctOutput: '{"city":"Paris"}' }],
+      });
+
+      fixture = 'proposal-prose';
+      const fallback = await ok(
+        assisted.request(`/v1/agents/${agent.id}/proposals`, {
+          method: 'POST',
+          headers: writer,
+          json: { fromFeedback: true },
+        }),
+        201,
+      );
+      expect(fallback.changes.instructions).toBe(
+        'Answer.\n\nCorrected examples from feedback (answer like these):\n\n' +
+          'Example 1\nInput: {"q":"capital of France"}\nCorrect output: {"city":"Paris"}',
+      );
+      expect(fallback.rationale).toMatch(
+        /^Adds 1 corrected example from feedback to the instructions \(the assistant model's draft was not used: openai\/helper gave an answer of the wrong shape/,
+      );
+    } finally {
+      await assisted.close();
+      await chat.close();
+    }
   });
 
   it('validates bodies with paths, hides other workspaces and checks scopes and roles', async () => {

@@ -84,7 +84,7 @@ describe('run artifacts and report', () => {
   it('pages newest first, drops a deleted file, and keeps to its scope and workspace', async () => {
     const { runId, fileId } = await reportRun();
     // two more files written by the run's one writer, as a tool in later steps would
-    const storage = createStorage(h.config.storageUrl);
+    const storage = createStorage(h.config.storageUrl, h.config.s3);
     const em = h.orm.em.fork();
     const write = (name: string, step: number) =>
       storeRunFile(em, storage, {

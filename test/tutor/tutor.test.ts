@@ -73,6 +73,18 @@ describe('tutor sessions', () => {
     expect(list.sessions[0].messages).toBeUndefined();
   }, 60_000);
 
+  it('teaches with builtin/tutor on the tutor preset: a question about the topic, then one about each answer', async () => {
+    const agent = await createAgent(h, auth, { presetId: 'tutor' });
+    expect(agent.modelId).toBe('builtin/tutor');
+    const session = await start(auth, agent.id, 'photosynthesis');
+    const first = await ok(say(auth, session.id, 'Hi!'), 200);
+    expect(first.reply).toBe("Let's study photosynthesis. What do you already know about it?");
+    const second = await ok(say(auth, session.id, 'Plants make sugar from light'), 200);
+    expect(second.reply).toBe(
+      'You said: "Plants make sugar from light". Can you explain that in your own words, with an example from photosynthesis?',
+    );
+  }, 60_000);
+
   it('a repeated Idempotency-Key gets the first reply without a second run', async () => {
     const agent = await createAgent(h, auth, {});
     const session = await start(auth, agent.id);

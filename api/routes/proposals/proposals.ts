@@ -18,7 +18,9 @@ import { defineRoute, type RouteDef } from '../route';
 type IdParams = z.infer<typeof idParams>;
 
 /** Improvement proposals: suggested changes to an agent, accepted as a new version (docs/api/proposals.md). */
-export function proposalRoutes(deps: AgentDeps & { models: Pick<ModelRegistry, 'get' | 'list'> }): RouteDef[] {
+export function proposalRoutes(
+  deps: AgentDeps & { models: Pick<ModelRegistry, 'get' | 'list' | 'assistant' | 'turn'> },
+): RouteDef[] {
   const { proposalChanges } = agentBodies({
     tools: deps.tools.names(),
     models: deps.models.list().map((m) => m.id),
@@ -43,7 +45,8 @@ export function proposalRoutes(deps: AgentDeps & { models: Pick<ModelRegistry, '
         409: { description: '`conflict`: `fromFeedback` but no feedback with a correctedOutput' },
       },
       async handler(ctx, { params, body: input }) {
-        ctx.body = await createProposal(ctx.state.em, deps, ctx.state.identity!, params.id, input as ProposalInput);
+        const drafting = { ...deps, drafter: deps.models };
+        ctx.body = await createProposal(ctx.state.em, drafting, ctx.state.identity!, params.id, input as ProposalInput);
         ctx.status = 201;
       },
     }),

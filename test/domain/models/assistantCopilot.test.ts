@@ -44,7 +44,12 @@ const agentTurn = (message: string): TurnRequest => ({
 const dataSourceTurn = (message: string): TurnRequest => ({
   modelId: 'builtin/copilot',
   instructions: null,
-  runInput: { copilot: 'data_source', dataSource: { name: 'Shop', type: 'postgres' }, objects: ['orders', 'items'], message },
+  runInput: {
+    copilot: 'data_source',
+    dataSource: { name: 'Shop', type: 'postgres' },
+    objects: ['orders', 'items'],
+    message,
+  },
   messages: [],
   tools: [],
 });
@@ -101,7 +106,10 @@ describe('copilots on the assistant model', () => {
     const { registry } = await registryAnswering('data-source-invented');
     const result = await registry.turn(dataSourceTurn('first 3 items please'));
     expect(result.kind).toBe('final');
-    expect(result.kind === 'final' && result.output).toEqual({ reply: 'Reading items.', read: { object: 'items', limit: 3 } });
+    expect(result.kind === 'final' && result.output).toEqual({
+      reply: 'Reading items.',
+      read: { object: 'items', limit: 3 },
+    });
     expect(result.usage.inputTokens).toBeGreaterThan(240);
     expect(result.usage.outputTokens).toBeGreaterThan(22);
   });
@@ -114,7 +122,7 @@ describe('copilots on the assistant model', () => {
     });
   });
 
-  it('prices builtin/copilot at the assistant model\'s tokens plus the per-run price, as a network model', async () => {
+  it("prices builtin/copilot at the assistant model's tokens plus the per-run price, as a network model", async () => {
     const { registry } = await registryAnswering('agent-describe');
     expect(registry.get('builtin/copilot')?.pricing).toEqual({
       inputPerMTokUsd: 0.15,

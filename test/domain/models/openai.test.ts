@@ -95,7 +95,11 @@ describe('openai provider: request format', () => {
     const { provider } = await setup(ok);
     expect(provider.models()).toEqual([
       { id: 'openai/gpt-test', provider: 'openai', pricing: { inputPerMTokUsd: 2, outputPerMTokUsd: 8, perRunUsd: 0 } },
-      { id: 'openai/other', provider: 'openai', pricing: { inputPerMTokUsd: 0.15, outputPerMTokUsd: 0.6, perRunUsd: 0 } },
+      {
+        id: 'openai/other',
+        provider: 'openai',
+        pricing: { inputPerMTokUsd: 0.15, outputPerMTokUsd: 0.6, perRunUsd: 0 },
+      },
     ]);
   });
 

@@ -40,8 +40,13 @@ describe('model registry', () => {
       { id: 'builtin/echo', provider: 'builtin', pricing: BUILTIN_PRICING },
       { id: 'builtin/scripted', provider: 'builtin', pricing: BUILTIN_PRICING },
       { id: 'builtin/copilot', provider: 'builtin', pricing: BUILTIN_PRICING },
+      { id: 'builtin/tutor', provider: 'builtin', pricing: BUILTIN_PRICING },
       { id: 'openai/gpt-a', provider: 'openai', pricing: { inputPerMTokUsd: 3, outputPerMTokUsd: 15, perRunUsd: 0 } },
-      { id: 'openai/gpt-b', provider: 'openai', pricing: { inputPerMTokUsd: 0.5, outputPerMTokUsd: 1.5, perRunUsd: 0 } },
+      {
+        id: 'openai/gpt-b',
+        provider: 'openai',
+        pricing: { inputPerMTokUsd: 0.5, outputPerMTokUsd: 1.5, perRunUsd: 0 },
+      },
     ]);
     expect(registry.get('openai/gpt-b')?.provider).toBe('openai');
     expect(registry.get('builtin/echo')?.pricing).toEqual(BUILTIN_PRICING);
@@ -50,7 +55,12 @@ describe('model registry', () => {
 
   it('lists only the built-ins when no OpenAI endpoint is configured', () => {
     const registry = createModelRegistry(openaiConfig({ baseUrl: undefined }));
-    expect(registry.list().map((m) => m.id)).toEqual(['builtin/echo', 'builtin/scripted', 'builtin/copilot']);
+    expect(registry.list().map((m) => m.id)).toEqual([
+      'builtin/echo',
+      'builtin/scripted',
+      'builtin/copilot',
+      'builtin/tutor',
+    ]);
     expect(registry.get('openai/gpt-a')).toBeUndefined();
   });
 
