@@ -39,39 +39,57 @@ S3_RESULTS="$SVC_DATA_DIR/jest-results-s3.json"
 mkdir -p "$SVC_DATA_DIR"
 rm -f "$RESULTS" "$S3_RESULTS"
 
+# The tools below are independent downloads into .tools/ (PyPI, Maven Central) that take most of a fresh
+# clone's set-up, so they install at once, beside the npm install and the console build; each prints its path
+# into a file of its own, read when the tests need it.
+TOOL_PATHS="$SVC_DATA_DIR/tool-paths"
+mkdir -p "$TOOL_PATHS"
+declare -A tool_pids=()
+for tool in schemathesis temporal-test-server moto llmock; do
+  bash "scripts/$tool.sh" >"$TOOL_PATHS/$tool" &
+  tool_pids[$tool]=$!
+done
+# svc_tool_path VAR TOOL: sets VAR to the path TOOL's script found or installed; fails when it could not.
+# (Called in this shell, never in $(...): only the shell that started a job can wait for it.)
+svc_tool_path() {
+  wait "${tool_pids[$2]}" && [[ -s "$TOOL_PATHS/$2" ]] || return 1
+  printf -v "$1" '%s' "$(cat "$TOOL_PATHS/$2")"
+}
+
 svc_install_deps
+svc_console_install
+svc_console_build
+svc_ensure_chromium
+
 # The schema fuzzer of test/fuzz/ (docs/testing.md), in its own venv under .tools/. Without it only
 # that test fails (saying why), not the whole run: say, offline, or SVC_SKIP_INSTALL=1 before it was
 # ever installed.
-if SVC_SCHEMATHESIS="$(bash scripts/schemathesis.sh)"; then
+if svc_tool_path SVC_SCHEMATHESIS schemathesis; then
   export SVC_SCHEMATHESIS
 else
   svc_log "Schemathesis is not available; test/fuzz/schemathesis.test.ts will fail"
 fi
 # Temporal's time-skipping test server for the workflow tests of test/workflows/ (Java, resolved with
 # Maven into .tools/; docs/testing.md). Without it only those tests fail, saying why.
-if SVC_TEMPORAL_TEST_SERVER="$(bash scripts/temporal-test-server.sh)"; then
+if svc_tool_path SVC_TEMPORAL_TEST_SERVER temporal-test-server; then
   export SVC_TEMPORAL_TEST_SERVER
 else
   svc_log "Temporal's test server is not available; the tests of test/workflows/ will fail"
 fi
 # The S3-compatible server (moto, scripts/moto.sh) that test/platform/s3Storage.test.ts, the S3 pass below and
 # `npm run test:s3` start on 127.0.0.1, in its own venv under .tools/. Without it only the tests that need it fail.
-if SVC_MOTO_SERVER="$(bash scripts/moto.sh)"; then
+if svc_tool_path SVC_MOTO_SERVER moto; then
   export SVC_MOTO_SERVER
 else
   svc_log "moto is not available; the s3:// storage tests will fail"
 fi
 # The OpenAI-compatible server (LLMock, scripts/llmock.sh) that test/domain/models/realServer.test.ts starts on
 # 127.0.0.1, in its own venv under .tools/. Without it only that test fails.
-if SVC_LLMOCK="$(bash scripts/llmock.sh)"; then
+if svc_tool_path SVC_LLMOCK llmock; then
   export SVC_LLMOCK
 else
   svc_log "LLMock is not available; test/domain/models/realServer.test.ts will fail"
 fi
-svc_console_install
-svc_console_build
-svc_ensure_chromium
 svc_services_up
 svc_migrate
 svc_throwaway_secrets_key
