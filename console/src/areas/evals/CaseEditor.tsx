@@ -1,6 +1,7 @@
 import type { EvalCase, EvalScorer } from '@svc/client';
 import { useId } from 'react';
 import { JsonEditor, jsonProblem } from '../../components/JsonEditor';
+import './evals.css';
 
 /** A case as the form holds it: JSON texts, and the answers one per line. */
 export interface CaseDraft {
