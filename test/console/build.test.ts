@@ -9,7 +9,7 @@ import { pollUntil } from '../helpers/poll';
 import { checkPage } from './browser';
 import { startConsole, type ConsoleSession } from './consoleSession';
 
-jest.setTimeout(180_000);
+jest.setTimeout(300_000);
 
 let s: ConsoleSession;
 let agentId = '';
@@ -63,7 +63,7 @@ describe('console: evals, copilot, projects, knowledge and price lists', () => {
     await page.getByRole('button', { name: 'Start an eval run' }).click();
 
     await page.getByRole('heading', { name: 'Eval run results' }).waitFor();
-    await expectText(page.getByTestId('eval-run-status'), /succeeded/, 90_000);
+    await expectText(page.getByTestId('eval-run-status'), /succeeded/, 180_000);
     await expectText(page.getByTestId('eval-run-score'), /^50 %$/);
     const rows = page.getByTestId('case-result');
     expect(await rows.count()).toBe(2);
