@@ -27,7 +27,7 @@ export function AgentDetailPage() {
             <h1>{a.name}</h1>
             <p className="muted">
               Version {a.version} · model <code>{a.modelId}</code> · {a.presetId ? `preset ${a.presetId}` : 'no preset'}{' '}
-              · <Link to={`/runs?agentId=${a.id}`}>its runs</Link>
+              · <Link to={`/runs?agentId=${a.id}`}>its runs</Link> · <Link to={`/agents/${a.id}/copilot`}>copilot</Link>
             </p>
             {can('agents:write') ? (
               <EditAgent key={`${a.id}-${a.version}-${a.name}`} agent={a} />
