@@ -38,6 +38,7 @@ import { Migration20261207102500 } from './Migration20261207102500';
 import { Migration20261207103000 } from './Migration20261207103000';
 import { Migration20261207103500 } from './Migration20261207103500';
 import { Migration20261207103600 } from './Migration20261207103600';
+import { Migration20261207122500 } from './Migration20261207122500';
 
 /**
  * Migrations are listed explicitly rather than discovered by glob, so they run the same under tsx,
@@ -84,4 +85,5 @@ export const migrationsList = [
   { name: 'Migration20261207103000', class: Migration20261207103000 },
   { name: 'Migration20261207103500', class: Migration20261207103500 },
   { name: 'Migration20261207103600', class: Migration20261207103600 },
+  { name: 'Migration20261207122500', class: Migration20261207122500 },
 ];
