@@ -14,6 +14,7 @@ import { createEvalActivities } from './evals';
 import { createOutputActivities } from './outputs';
 import { createPhoneActivities } from './phone';
 import { createConversationActivities } from './conversations';
+import { createRetentionActivities } from './retention';
 import type { ChannelRegistry } from '../domain/conversations/channelRegistry';
 import { createMailer, type Mailer } from '../platform/mailer';
 import { createLogger } from '../platform/logger';
@@ -72,6 +73,7 @@ export function createActivities(deps: ActivityDeps) {
     }),
     ...outputActivities(deps),
     ...createPhoneActivities({ orm: deps.orm, box: createSecretBox(deps.config.secretKeys), config: deps.config }),
+    ...createRetentionActivities({ orm: deps.orm, config: deps.config }),
     ...createConversationActivities({
       orm: deps.orm,
       models: deps.models,

@@ -84,6 +84,12 @@ import { whatsappAccountRoutes } from './routes/whatsapp/accounts';
 import { whatsappConversationRoutes } from './routes/whatsapp/conversations';
 import { replyDeps } from '../domain/whatsapp/adapter';
 import { whatsappHookRoutes } from './routes/whatsapp/hooks';
+import { createMetrics, metricsObserver, type Metrics } from '../platform/metrics/registry';
+import { registerObserver } from '../domain/shared/observations';
+import { requestMetrics } from './middleware/metrics';
+import { metricsEndpoint } from './metricsEndpoint';
+import { registerDatabaseGauges } from './databaseGauges';
+import { requestTracing } from './middleware/tracing';
 
 export interface AppDeps {
   config: Config;
@@ -95,6 +101,8 @@ export interface AppDeps {
   models?: ModelRegistry;
   /** Defaults to the storage `SVC_STORAGE_URL` names (docs/api/files.md). */
   storage?: Storage;
+  /** The process's metrics (docs/operations.md#metrics); defaults to a registry of the app's own. */
+  metrics?: Metrics;
 }
 
 /**
@@ -105,7 +113,7 @@ export const API_VERSION = '1.0.0';
 
 /** Every declared route of the API, in one list: the router and the OpenAPI document both read it. */
 export function declareRoutes(
-  deps: AppDeps & { hub: RunEventHub; rateLimits: RateLimitStore; apiKeys: ApiKeyCache },
+  deps: AppDeps & { hub: RunEventHub; rateLimits: RateLimitStore; apiKeys: ApiKeyCache; metrics: Metrics },
 ): RouteDef[] {
   const routes: RouteDef[] = [];
   const models = deps.models ?? createModelRegistry(deps.config.openai);
@@ -140,7 +148,7 @@ export function declareRoutes(
     ...runRoutes({ config: deps.config, temporal: deps.temporal, models }),
     ...runActionRoutes({ temporal: deps.temporal, config: deps.config }),
     ...approvalLinkRoutes({ temporal: deps.temporal, config: deps.config }),
-    ...runEventRoutes({ hub: deps.hub, config: deps.config }),
+    ...runEventRoutes({ hub: deps.hub, config: deps.config, streamsOpen: deps.metrics.streamsOpen }),
     ...localRunRoutes({ config: deps.config, temporal: deps.temporal, orm: deps.orm, logger: deps.logger }),
     ...webhookRoutes({ config: deps.config, temporal: deps.temporal }),
     ...outputConnectionRoutes({ config: deps.config, temporal: deps.temporal }),
@@ -220,6 +228,7 @@ export function createApp(deps: AppDeps): {
   app: Koa<AppState>;
   routes: RouteDef[];
   router: ReturnType<typeof buildRouter>;
+  metrics: Metrics;
   close: () => Promise<void>;
 } {
   // With N trusted proxy hops, ctx.ip is the X-Forwarded-For entry N from the right (docs/api/limits.md).
@@ -235,7 +244,11 @@ export function createApp(deps: AppDeps): {
   // One storage for the routes and the public face, which stores an app submission's files.
   const storage = deps.storage ?? createStorage(deps.config.storageUrl, deps.config.s3);
   const apiKeys = new ApiKeyCache(listener);
-  const routes = declareRoutes({ ...deps, models, hub, rateLimits, storage, apiKeys });
+  // the process's own series only when someone may scrape them (a test builds many apps in one process)
+  const metrics = deps.metrics ?? createMetrics({ processMetrics: Boolean(deps.config.observability.metricsToken) });
+  const unobserve = registerObserver(metricsObserver(metrics));
+  registerDatabaseGauges(metrics, deps.orm);
+  const routes = declareRoutes({ ...deps, models, hub, rateLimits, storage, apiKeys, metrics });
   // API keys' limits are spent from small leases of the shared counter (api/keyRateLimit.ts).
   const keyLimits = new KeyRateLimiter(deps.orm.em);
   const router = buildRouter(routes, { config: deps.config, rateLimits, keyLimits, apiKeys });
@@ -250,9 +263,14 @@ export function createApp(deps: AppDeps): {
     ctx.state = new RequestState(rootEm, db);
     return next();
   });
+  // With OTEL_EXPORTER_OTLP_ENDPOINT, each request is a server span, the root of what it causes.
+  if (deps.config.observability.otlpEndpoint) app.use(requestTracing());
   app.use(requestId());
   app.use(accessLog(deps.logger));
+  app.use(requestMetrics(metrics));
   app.use(errorHandler(deps.logger));
+  // Prometheus's scrape (docs/operations.md#metrics): 404 unless SVC_METRICS_TOKEN is set.
+  app.use(metricsEndpoint(metrics, deps.config.observability.metricsToken));
   // The console's static files (docs/console.md): before the router, and only under /console/.
   app.use(consoleStatic(deps.config));
   // Temporal's remote codec endpoint for operators (docs/operations.md): 404 unless SVC_CODEC_TOKEN is set.
@@ -267,7 +285,9 @@ export function createApp(deps: AppDeps): {
     app,
     routes,
     router,
+    metrics,
     close: async () => {
+      unobserve();
       keyLimits.close();
       hub.close();
       await listener.close();

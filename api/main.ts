@@ -5,10 +5,13 @@ import { createLogger } from '../platform/logger';
 import { createMailer } from '../platform/mailer';
 import { startRunRecovery } from '../domain/runs/recovery';
 import { createTemporal } from '../platform/temporal';
+import { startTracing } from '../platform/tracing';
 
 /** `npm run api`: one API process against running PostgreSQL and Temporal. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const endpoint = config.observability.otlpEndpoint;
+  const tracing = endpoint ? startTracing(endpoint, 'svc-api') : undefined;
   const logger = createLogger(config.logLevel);
   const orm = await initOrm(config.databaseUrl, config.dbPoolMax);
   const temporal = createTemporal(config.temporal);
@@ -21,7 +24,9 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'api shutting down');
     recovery.stop();
     server.close(() => {
-      void Promise.allSettled([closeApp(), orm.close(), temporal.close()]).finally(() => process.exit(0));
+      void Promise.allSettled([closeApp(), orm.close(), temporal.close()])
+        .then(() => tracing?.shutdown())
+        .finally(() => process.exit(0));
     });
     setTimeout(() => process.exit(0), 10_000).unref();
   };

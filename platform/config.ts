@@ -42,6 +42,13 @@ const randomKeyText = Buffer.alloc(32, 1).toString('base64');
 
 const intFrom = (def: number) => z.coerce.number().int().positive().default(def);
 
+/** A whole number in `min..max` that may be unset (or empty, as compose passes an unset variable): off. */
+const optionalInt = (min: number, max: number) =>
+  z
+    .union([z.literal(''), z.coerce.number().int().min(min).max(max)])
+    .optional()
+    .transform((v) => (v === '' ? undefined : v));
+
 const envSchema = z.object({
   PORT: intFrom(3000),
   HOST: z.string().default('0.0.0.0'),
@@ -153,6 +160,15 @@ const envSchema = z.object({
     .string()
     .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as http://127.0.0.1:8233')
     .optional(),
+  SVC_RETENTION_DAYS: optionalInt(1, 36_500),
+  SVC_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional().or(z.literal('')),
+  SVC_WORKER_METRICS_PORT: optionalInt(0, 65535),
+  SVC_WORKER_METRICS_HOST: z.string().default('127.0.0.1'),
+  SVC_TEMPORAL_METRICS_PORT: optionalInt(1, 65535),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .refine((v) => v === '' || URL.canParse(v), 'must be a URL such as http://127.0.0.1:4318')
+    .optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -168,6 +184,8 @@ export interface Config {
     taskQueue: string;
     /** Keys of the payload codec every Temporal client and worker installs (platform/temporal/payloadCodec.ts). */
     payloadKeys?: SecretKeyRing;
+    /** Clients carry the active trace into the workflows they start (on with `OTEL_EXPORTER_OTLP_ENDPOINT`). */
+    traced?: boolean;
   };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   publicUrl: string;
@@ -280,6 +298,24 @@ export interface Config {
   twilioApiUrl: string;
   /** The WhatsApp Cloud API (Graph API) that replies go to (docs/api/whatsapp.md); tests point it at a fake. */
   whatsapp: { apiUrl: string; apiVersion: string };
+  /** Retention of events, deliveries and messages (docs/operations.md#retention). */
+  retention: {
+    /** `SVC_RETENTION_DAYS`: the days every plan keeps; unset, each plan's own (domain/retention/policy.ts). */
+    days?: number;
+    /** Rows one delete statement looks at: each batch is its own short transaction. */
+    batchSize: number;
+  };
+  /** What an operator scrapes and traces (docs/operations.md). */
+  observability: {
+    /** Bearer token of the API's `GET /metrics`; unset, it answers 404. */
+    metricsToken?: string;
+    /** The worker's own `/metrics` (`SVC_WORKER_METRICS_PORT`, on `SVC_WORKER_METRICS_HOST`); unset, none. */
+    workerMetrics?: { host: string; port: number };
+    /** The Temporal SDK's Prometheus exporter of the worker (`SVC_TEMPORAL_METRICS_PORT`, same host); unset, none. */
+    temporalMetrics?: { host: string; port: number };
+    /** OTLP/HTTP collector the traces go to (`OTEL_EXPORTER_OTLP_ENDPOINT`); unset, no tracing. */
+    otlpEndpoint?: string;
+  };
   /** Conversations (docs/api/conversations.md). */
   conversations: {
     /** A conversation without a message for this long ends (`SVC_CONVERSATION_IDLE_MINUTES`, fractions allowed). */
@@ -330,6 +366,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       namespace: e.TEMPORAL_NAMESPACE,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       payloadKeys: secretKeys,
+      traced: Boolean(e.OTEL_EXPORTER_OTLP_ENDPOINT),
     },
     logLevel: e.LOG_LEVEL,
     publicUrl,
@@ -403,6 +440,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     whatsapp: {
       apiUrl: e.SVC_WHATSAPP_API_URL?.replace(/(?<!\/)\/+$/, '') || 'https://graph.facebook.com',
       apiVersion: e.SVC_WHATSAPP_API_VERSION,
+    },
+    retention: { days: e.SVC_RETENTION_DAYS, batchSize: 1000 },
+    observability: {
+      metricsToken: e.SVC_METRICS_TOKEN || undefined,
+      workerMetrics:
+        e.SVC_WORKER_METRICS_PORT === undefined
+          ? undefined
+          : { host: e.SVC_WORKER_METRICS_HOST, port: e.SVC_WORKER_METRICS_PORT },
+      temporalMetrics:
+        e.SVC_TEMPORAL_METRICS_PORT === undefined
+          ? undefined
+          : { host: e.SVC_WORKER_METRICS_HOST, port: e.SVC_TEMPORAL_METRICS_PORT },
+      otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/(?<!\/)\/+$/, '') || undefined,
     },
     conversations: {
       idleMinutes: e.SVC_CONVERSATION_IDLE_MINUTES,

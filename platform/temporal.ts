@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Config } from './config';
 import { temporalDataConverter } from './payloadCodec';
 
@@ -24,6 +25,8 @@ export function createTemporal(config: Config['temporal']): Temporal {
     connection,
     namespace: config.namespace,
     dataConverter: temporalDataConverter(config.payloadKeys),
+    // the trace of the request that starts, signals or queries a workflow goes on in it (docs/operations.md#traces)
+    ...(config.traced ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {}),
   });
   return {
     client,

@@ -1,4 +1,4 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities, createDeliveryActivities } from '../activities';
 import { webhookTaskQueue } from '../workflows/taskQueues';
 import { createModelRegistry } from '../domain/models/registry';
@@ -13,6 +13,17 @@ import type { Mailer } from '../platform/mailer';
 import { createTemporal, type Temporal } from '../platform/temporal';
 import { temporalDataConverter } from '../platform/payloadCodec';
 import { initOrm, type Orm } from '../db/orm';
+import { createMetrics, metricsObserver, type Metrics } from '../platform/metrics/registry';
+import { serveMetrics, type MetricsServer } from '../platform/metrics/server';
+import { registerObserver } from '../domain/shared/observations';
+import { syncNamespaceRetention, syncRetentionSchedule } from '../domain/retention/schedule';
+import type { Context as ActivityContext } from '@temporalio/activity';
+import {
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+} from '@temporalio/interceptors-opentelemetry';
+import { startTracing, type Tracing } from '../platform/tracing';
 
 /** The worker of one process: what `npm run worker` runs and the tests start in-process. */
 export interface ServiceWorker {
@@ -20,6 +31,8 @@ export interface ServiceWorker {
   run(): Promise<void>;
   shutdown(): void;
   getState(): ReturnType<Worker['getState']>;
+  /** The worker's `GET /metrics` address when `SVC_WORKER_METRICS_PORT` is set (docs/operations.md#metrics). */
+  metricsUrl?: string;
 }
 
 /** The activities of the runs task queue with their dependencies, as the worker process builds them. */
@@ -49,7 +62,14 @@ export async function createWorker(
   config: Config,
   orm: Orm,
   connection: NativeConnection,
-  opts: { workflowBundle?: { code: string }; temporal: Temporal; mailer?: Mailer },
+  opts: {
+    workflowBundle?: { code: string };
+    temporal: Temporal;
+    mailer?: Mailer;
+    metrics?: Metrics;
+    /** Traces of workflows and activities (docs/operations.md#traces); a given bundle must carry its interceptors. */
+    tracing?: Tracing;
+  },
 ): Promise<ServiceWorker> {
   // One set for the process: the runs worker's inline fan-outs share the webhook queue's limit and connections.
   const deliveries = createDeliveryActivities({ config, orm });
@@ -68,6 +88,7 @@ export async function createWorker(
       ...runsQueueActivities(config, orm, opts.temporal, opts.mailer),
       fanOutFirstAttemptsHere: deliveries.fanOutFirstAttemptsHere,
     },
+    ...tracedWorker(opts.tracing, !opts.workflowBundle),
   });
   const webhooks = await Worker.create({
     connection,
@@ -76,11 +97,19 @@ export async function createWorker(
     dataConverter,
     activities: deliveries,
     maxConcurrentActivityTaskExecutions: config.webhookConcurrency,
+    ...tracedWorker(opts.tracing, false),
   });
   const workers = [runs, webhooks];
+  const observed = await observeWorker(config, opts.metrics);
   return {
+    metricsUrl: observed.server?.url,
     run: async () => {
-      await Promise.all(workers.map((w) => w.run()));
+      try {
+        await Promise.all(workers.map((w) => w.run()));
+      } finally {
+        observed.unobserve();
+        await observed.server?.close();
+      }
     },
     shutdown: () => {
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
@@ -89,20 +118,103 @@ export async function createWorker(
   };
 }
 
+/** The bundle's interceptors when tracing: a workflow's spans, and its activities' context. */
+export const TRACING_WORKFLOW_MODULES = [require.resolve('./tracingInterceptors')];
+
+/**
+ * A worker's tracing options (docs/operations.md#traces): each activity a span, continuing the trace of the
+ * workflow that scheduled it; the workflows' spans leave the sandbox through the `exporter` sink. The
+ * workflow interceptors go in the bundle (`withWorkflowModules` when the worker bundles it itself).
+ */
+function tracedWorker(tracing: Tracing | undefined, withWorkflowModules: boolean) {
+  if (!tracing) return {};
+  return {
+    interceptors: {
+      activity: [
+        (ctx: ActivityContext) => ({
+          inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+          outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+        }),
+      ],
+      ...(withWorkflowModules ? { workflowModules: TRACING_WORKFLOW_MODULES } : {}),
+    },
+    sinks: { exporter: makeWorkflowExporter(tracing.exporter, tracing.resource) },
+  };
+}
+
+/**
+ * The worker's metrics (docs/operations.md#metrics): the domain's reports counted into `metrics`, served on
+ * `SVC_WORKER_METRICS_PORT` when it is set.
+ */
+async function observeWorker(
+  config: Config,
+  given?: Metrics,
+): Promise<{ unobserve: () => void; server?: MetricsServer }> {
+  const at = config.observability.workerMetrics;
+  if (!at && !given) return { unobserve: () => undefined };
+  const metrics = given ?? createMetrics();
+  const unobserve = registerObserver(metricsObserver(metrics));
+  try {
+    return { unobserve, server: at ? await serveMetrics(metrics, at.host, at.port) : undefined };
+  } catch (err) {
+    unobserve();
+    throw err;
+  }
+}
+
+/**
+ * What one worker process sets up in Temporal for the whole service, idempotently at every start: the daily
+ * retention schedule and the namespace's retention to match (docs/operations.md#retention). A failure is
+ * logged and the worker runs on: the next start tries again.
+ */
+async function syncTemporalSettings(config: Config, temporal: Temporal, logger: ReturnType<typeof createLogger>) {
+  try {
+    await syncRetentionSchedule(temporal.client, config.temporal.taskQueue);
+    const days = await syncNamespaceRetention(temporal, config.temporal.namespace, config.retention.days);
+    logger.info({ namespaceRetentionDays: days }, 'retention schedule and namespace retention set');
+  } catch (err) {
+    logger.warn({ err }, 'retention schedule or namespace retention not set');
+  }
+}
+
 /** `npm run worker`: one worker process against running PostgreSQL and Temporal. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const endpoint = config.observability.otlpEndpoint;
+  const tracing = endpoint ? startTracing(endpoint, 'svc-worker') : undefined;
   const logger = createLogger(config.logLevel);
+  // The SDK's own worker metrics (task slots, polls, latencies) on a Prometheus endpoint of their own; the
+  // runtime is installed once, before the first connection.
+  const sdkMetrics = config.observability.temporalMetrics;
+  if (sdkMetrics) {
+    Runtime.install({
+      telemetryOptions: {
+        metrics: {
+          // Prometheus's conventions, as svc's own series: seconds, and `_total` on counters
+          prometheus: {
+            bindAddress: `${sdkMetrics.host}:${sdkMetrics.port}`,
+            useSecondsForDurations: true,
+            countersTotalSuffix: true,
+          },
+        },
+      },
+    });
+  }
   const orm = await initOrm(config.databaseUrl, config.dbPoolMax);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const temporal = createTemporal(config.temporal);
-  const worker = await createWorker(config, orm, connection, { temporal });
-  logger.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address }, 'worker running');
+  await syncTemporalSettings(config, temporal, logger);
+  const worker = await createWorker(config, orm, connection, { temporal, tracing });
+  logger.info(
+    { taskQueue: config.temporal.taskQueue, address: config.temporal.address, metrics: worker.metricsUrl },
+    'worker running',
+  );
   // Worker.run() shuts down gracefully on SIGINT/SIGTERM by itself.
   await worker.run();
   await connection.close();
   await temporal.close();
   await orm.close();
+  await tracing?.shutdown();
 }
 
 if (require.main === module) {

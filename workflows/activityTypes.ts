@@ -150,3 +150,9 @@ export interface OutputActivities {
   /** Marks a delivery whose attempts are used up as failed. */
   failOutputDelivery(deliveryId: string): Promise<void>;
 }
+
+/** The retention sweep's activities (workflows/retentionWorkflow.ts, docs/operations.md#retention). */
+export interface RetentionActivities {
+  /** Deletes, in short batches, the rows of one table past their workspace's retention; returns how many. */
+  purgeExpiredRows(table: string): Promise<number>;
+}

@@ -8,3 +8,4 @@ export { flowScheduleWorkflow } from './flowScheduleWorkflow';
 export { outputRedeliveryWorkflow, runOutputsWorkflow, saveOutputWorkflow } from './outputDelivery';
 export { phoneCallWorkflow } from './phoneCall';
 export { conversationWorkflow } from './conversationWorkflow';
+export { retentionWorkflow } from './retentionWorkflow';

@@ -27,11 +27,17 @@ const SLOW_READER_MS = 10_000;
  * seconds of its key being revoked or its session ending, and a reader that stops reading is dropped
  * (docs/api/limits.md).
  */
-export function runEventRoutes(deps: { hub: RunEventHub; config: Pick<Config, 'maxStreams'> }): RouteDef[] {
+export function runEventRoutes(deps: {
+  hub: RunEventHub;
+  config: Pick<Config, 'maxStreams'>;
+  /** The process's gauge of open streams (docs/operations.md#metrics). */
+  streamsOpen?: { inc(): void; dec(): void };
+}): RouteDef[] {
   // Open streams per workspace in this process; a slot is taken before the stream opens and given back
   // exactly once when it ends, however it ends.
   const open = new Map<string, number>();
   const release = (workspaceId: string) => {
+    deps.streamsOpen?.dec();
     const n = (open.get(workspaceId) ?? 1) - 1;
     if (n <= 0) open.delete(workspaceId);
     else open.set(workspaceId, n);
@@ -53,6 +59,7 @@ export function runEventRoutes(deps: { hub: RunEventHub; config: Pick<Config, 'm
         const run = await findRun(em, workspaceId, params.id);
         if ((open.get(workspaceId) ?? 0) >= deps.config.maxStreams) throw errors.rateLimited(5);
         open.set(workspaceId, (open.get(workspaceId) ?? 0) + 1);
+        deps.streamsOpen?.inc();
         const endedAtOpen = TERMINAL_STATUSES.includes(run.status);
         const header = ctx.get('Last-Event-ID');
         let last = /^\d+$/.test(header) ? Number(header) : 0;

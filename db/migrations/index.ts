@@ -38,6 +38,7 @@ import { Migration20261207102500 } from './Migration20261207102500';
 import { Migration20261207103000 } from './Migration20261207103000';
 import { Migration20261207103500 } from './Migration20261207103500';
 import { Migration20261207103600 } from './Migration20261207103600';
+import { Migration20261207122500 } from './Migration20261207122500';
 import { Migration20261207123500 } from './Migration20261207123500';
 import { Migration20261207123501 } from './Migration20261207123501';
 
@@ -86,6 +87,7 @@ export const migrationsList = [
   { name: 'Migration20261207103000', class: Migration20261207103000 },
   { name: 'Migration20261207103500', class: Migration20261207103500 },
   { name: 'Migration20261207103600', class: Migration20261207103600 },
+  { name: 'Migration20261207122500', class: Migration20261207122500 },
   { name: 'Migration20261207123500', class: Migration20261207123500 },
   { name: 'Migration20261207123501', class: Migration20261207123501 },
 ];

@@ -1,4 +1,6 @@
+import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { observed } from '../shared/observations';
 import type { SecretSlot } from '../../platform/secrets';
 import { recordAttempt, type DeliveryLog } from './deliveryLog';
 import { signedPost, type DeliveryOptions, type SignedPostResult } from './signedPost';
@@ -27,7 +29,11 @@ export function postSignedAttempt(
   attempt: number,
   opts: DeliveryOptions,
 ): Promise<SignedPostResult> {
-  return signedPost({ ...target, attempt, userAgent: log.userAgent }, opts);
+  const started = performance.now();
+  return signedPost({ ...target, attempt, userAgent: log.userAgent }, opts).then((result) => {
+    observed.deliveryAttempt(log.table, result.error ? 'failed' : 'delivered', (performance.now() - started) / 1000);
+    return result;
+  });
 }
 
 /**

@@ -25,6 +25,7 @@ import type { Identity } from '../identity/identity';
 import { requestHash } from '../shared/idempotency/fingerprint';
 import type { AuditContext } from '../audit/context';
 import { recordAudit } from '../audit/record';
+import { isObserved, observed } from '../shared/observations';
 import { gateAuditChange } from './gateAudit';
 
 const invalidState = (status: RunStatus) =>
@@ -113,8 +114,26 @@ export async function answerGate(
     if (undone) throw err;
     return em.fork().findOneOrFail(Run, runId);
   }
+  if (isObserved()) await observeGateWait(em, runId, answer.gate);
   // The run as the claim left it: the workflow takes the signal after this answer either way.
   return em.map(Run, claimed);
+}
+
+/**
+ * Reports how long the answered gate waited: since the run's last event of the gate's status, the one that
+ * opened it (the workflow may have moved on by now). One indexed read, made only when an instrument listens;
+ * its failure is not the answer's.
+ */
+async function observeGateWait(em: EntityManager, runId: string, gate: GateAnswer['gate']): Promise<void> {
+  const rows = await em
+    .getConnection()
+    .execute<Array<{ waited: number }>>(
+      `select extract(epoch from now() - created_at)::float8 as waited from run_events
+        where run_id = ? and type = 'run.status' and data->>'status' = ? order by seq desc limit 1`,
+      [runId, GATE_STATUS[gate]],
+    )
+    .catch(() => []);
+  if (rows[0]) observed.gateAnswered(gate === 'approve' ? 'approval' : gate, Math.max(0, Number(rows[0].waited)));
 }
 
 const answerKey = (runId: string, actionId: string) => `answer:${runId}:${actionId}`;

@@ -9,6 +9,7 @@ import type { RunCreator } from '../identity/identity';
 import { OUTBOX_COLUMNS, outboxEntry, outboxValues } from '../shared/outbox/relay';
 import { draftRun, onBehalfOfCaller, type RunDraft } from './runGate';
 import { serializeRun } from './presenters';
+import { observed } from '../shared/observations';
 
 /**
  * Rows that belong to the run from its first moment (an app's run token): written in the transaction that
@@ -85,7 +86,10 @@ export async function insertRun(
           })
         : // The statement alone: prepared once per connection (in the caller's transaction when there is one).
           (await executePrepared<AdmitRow>(em, statement.sql, statement.params))[0];
-    if (row.inserted) return { run, start, shown };
+    if (row.inserted) {
+      observed.runCreated('request');
+      return { run, start, shown };
+    }
     if (!row.agent_current) return null;
     const balance = Number(row.balance);
     const refused = refusal(identity, config, row, locked, required, balance);

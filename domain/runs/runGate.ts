@@ -7,6 +7,8 @@ import { spentThisMonthMicros } from '../identity/spend';
 import type { RunCreator } from '../identity/identity';
 import { appendRunEvent } from './events';
 import { serializeRun } from './presenters';
+import { observed } from '../shared/observations';
+import { TERMINAL_STATUSES } from '../../workflows/messages';
 
 /**
  * The one gate every new run passes (docs/api/billing.md#who-pays): whoever makes it (`POST /v1/runs`, a
@@ -105,6 +107,7 @@ export async function admitRun(
     await tx.flush();
     await appendRunEvent(tx, run.id, 'run.status', serializeRun(run));
   });
+  observed.runCreated('worker');
   return run;
 }
 
@@ -132,6 +135,10 @@ export async function recordReportedRuns(
     await tx.flush();
     await after(tx, runs);
   });
+  for (const run of runs) {
+    observed.runCreated('local');
+    if (TERMINAL_STATUSES.includes(run.status)) observed.runFinished(run.status);
+  }
   return runs;
 }
 

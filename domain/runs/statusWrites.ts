@@ -6,6 +6,7 @@ import { settlementWrites, type Settlement } from '../billing/charge';
 import { RUN_EVENTS_CHANNEL } from './events';
 import type { RunView } from './presenters';
 import { runViewJson } from './runViewSql';
+import { observed } from '../shared/observations';
 
 /**
  * A run's status change with its `run.status` event (and the event's notification) in ONE statement: no
@@ -157,5 +158,6 @@ export async function writeStatus(
   const row = rows[0];
   if (!row) return null;
   const { changed, settled, ...run } = row;
+  if (changed && terminal) observed.runFinished(patch.status);
   return { run, changed, settled };
 }

@@ -11,6 +11,11 @@ import { ROOT, sourceFiles } from './importGraph';
 
 const STARTING_DIRS = ['api', 'activities', 'domain', 'workflows', 'worker'];
 
+/** Files whose starts belong to no workspace, and why. */
+const NO_WORKSPACE: Record<string, string> = {
+  'domain/retention/schedule.ts': 'the retention sweep goes over every workspace (docs/operations.md#retention)',
+};
+
 /** Whether a call starts a workflow: `….workflow.start(…)`, `startChild(…)`, `….schedule.create(…)` and kin. */
 function startsWorkflow(call: ts.CallExpression): boolean {
   const callee = call.expression;
@@ -58,7 +63,9 @@ function startsWithout(file: string): { starts: number; missing: string[] } {
 describe('search attributes', () => {
   it('every workflow the service starts carries SvcWorkspaceId', () => {
     const files = sourceFiles(STARTING_DIRS);
-    const seen = files.map(startsWithout);
+    const seen = files.filter((f) => !(f in NO_WORKSPACE)).map(startsWithout);
+    // an exception for a file that no longer starts anything is stale
+    for (const file of Object.keys(NO_WORKSPACE)) expect(startsWithout(file).starts).toBeGreaterThan(0);
     // the walk finds the starts at all: the run, flow, eval, conversation, phone call, saved table, webhook and
     // output ones (14 today; child runs all start through workflows/startChildRun.ts)
     expect(seen.reduce((n, s) => n + s.starts, 0)).toBeGreaterThanOrEqual(12);

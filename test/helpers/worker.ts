@@ -3,14 +3,27 @@ import { bundleWorkflowCode, NativeConnection, Runtime, DefaultLogger } from '@t
 import type { Config } from '../../platform/config';
 import type { Orm } from '../../db/orm';
 import type { Mailer } from '../../platform/mailer';
-import { createWorker, type ServiceWorker } from '../../worker/main';
+import { createWorker, TRACING_WORKFLOW_MODULES, type ServiceWorker } from '../../worker/main';
+import type { Tracing } from '../../platform/tracing';
 import { createTemporal } from '../../platform/temporal';
 
 let bundle: Promise<{ code: string }> | undefined;
+let tracedBundle: Promise<{ code: string }> | undefined;
 let runtimeInstalled = false;
 
-/** The workflow bundle, built once per test file (webpack is the slow part of starting a worker). */
-export function workflowBundle(): Promise<{ code: string }> {
+/**
+ * The workflow bundle, built once per test file (webpack is the slow part of starting a worker); `traced`, the
+ * one with the tracing interceptors in it (docs/operations.md#traces).
+ */
+export function workflowBundle(traced = false): Promise<{ code: string }> {
+  if (traced) {
+    tracedBundle ??= bundleWorkflowCode({
+      workflowsPath: require.resolve('../../workflows'),
+      workflowInterceptorModules: TRACING_WORKFLOW_MODULES,
+      logger: new DefaultLogger('WARN'),
+    });
+    return tracedBundle;
+  }
   bundle ??= bundleWorkflowCode({
     workflowsPath: require.resolve('../../workflows'),
     logger: new DefaultLogger('WARN'),
@@ -28,7 +41,11 @@ export interface RunningWorker {
 }
 
 /** Starts a real worker against the test Temporal server and PostgreSQL. */
-export async function startWorker(config: Config, orm: Orm, opts: { mailer?: Mailer } = {}): Promise<RunningWorker> {
+export async function startWorker(
+  config: Config,
+  orm: Orm,
+  opts: { mailer?: Mailer; tracing?: Tracing } = {},
+): Promise<RunningWorker> {
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger('WARN') });
     runtimeInstalled = true;
@@ -36,9 +53,10 @@ export async function startWorker(config: Config, orm: Orm, opts: { mailer?: Mai
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const temporal = createTemporal(config.temporal);
   const worker = await createWorker(config, orm, connection, {
-    workflowBundle: await workflowBundle(),
+    workflowBundle: await workflowBundle(Boolean(opts.tracing)),
     temporal,
     mailer: opts.mailer,
+    tracing: opts.tracing,
   });
   const running = worker.run();
   return {
@@ -58,7 +76,7 @@ export async function startWorker(config: Config, orm: Orm, opts: { mailer?: Mai
  */
 export async function startRunStack(
   overrides: Partial<Config> = {},
-  opts: { mailer?: Mailer } = {},
+  opts: { mailer?: Mailer; tracing?: Tracing } = {},
 ): Promise<{ h: import('./harness').Harness; worker: RunningWorker; stop(): Promise<void> }> {
   const { startApi } = await import('./harness');
   const { loadConfig } = await import('../../platform/config');

@@ -7,6 +7,7 @@ import { createPayloadCodec } from '../../platform/payloadCodec';
 import { phoneCallWorkflow } from '../../workflows/phoneCall';
 import { savedTableRefreshWorkflow } from '../../workflows/savedTableRefresh';
 import { saveOutputWorkflow } from '../../workflows/outputDelivery';
+import { retentionWorkflow } from '../../workflows/retentionWorkflow';
 import { webhookTaskQueue } from '../../workflows/taskQueues';
 import { SvcWorkspaceId } from '../../workflows/searchAttributes';
 import { conversationWorkflowId } from '../../workflows/conversationMessages';
@@ -264,6 +265,16 @@ describe('record workflow histories for the replay test', () => {
     } finally {
       await rx.close();
     }
+  });
+
+  it('a retention sweep over every table', async () => {
+    // Started directly, as its daily schedule would; its activities delete whatever is past its days.
+    const sweep = await h.temporal.client.workflow.start(retentionWorkflow, {
+      workflowId: `retention-${randomUUID()}`,
+      taskQueue: h.config.temporal.taskQueue,
+      args: [{}],
+    });
+    await save('retention-sweep', sweep.workflowId);
   });
 
   it('a run whose conversation is stored: a question, its answer, a tool call, the output', async () => {
