@@ -70,7 +70,7 @@ describe('the topology entry point', () => {
         body: `body-${i}`,
       });
       expect(res.status).toBe(201);
-      const body = await res.json();
+      const body = (await res.json()) as { name: string; forwardedFor: string | null; auth?: string };
       expect(res.headers.get('x-served-by')).toBe(body.name);
       expect(body.auth).toBe('Bearer k');
       expect(body.forwardedFor).toBe('203.0.113.9, 127.0.0.1');
@@ -95,7 +95,7 @@ describe('the topology entry point', () => {
     for (let i = 0; i < 4; i++) {
       const res = await fetch(`${entry.url}/v1/runs`, { method: 'POST', body: `run-${i}` });
       expect(res.status).toBe(201);
-      expect((await res.json()).name).toBe('b');
+      expect(((await res.json()) as { name: string }).name).toBe('b');
     }
     expect(b.bodies).toEqual(['run-0', 'run-1', 'run-2', 'run-3']);
   });
