@@ -52,16 +52,68 @@ describe('docker-compose.yml', () => {
     expect(text).toMatch(/SVC_SECRETS_KEY: \$\{SVC_SECRETS_KEY:\?/);
     const images = [...text.matchAll(/^ +image: (\S+)$/gm)].map((m) => m[1]).filter((i) => i !== 'svc:latest');
     expect(images.length).toBeGreaterThan(3);
-    for (const image of images) expect(image).toMatch(/:(\d|\$\{[A-Z_]+:-\d)/);
+    // a version number, or MinIO's dated release names (it publishes no version numbers)
+    for (const image of images) expect(image).toMatch(/:(?:\$\{[A-Z_]+:-)?(?:\d|RELEASE\.\d{4}-)/);
     const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/^FROM node:\d+\.\d+\.\d+-/m);
   });
 
-  it('gives the API a health check and starts it only after the migration and Temporal are ready', () => {
+  it('runs two health-checked APIs and two workers on the shared settings, started after the migration, Temporal and the bucket', () => {
     const { text } = composeSettings();
-    const api = text.slice(text.indexOf('\n  api:\n'), text.indexOf('\n  worker:\n'));
+    const api = block(text, '\nx-svc-api: &svc-api\n');
+    expect(api).toContain('<<: *svc-env');
     expect(api).toContain('healthcheck:');
-    expect(api).toMatch(/migrate:\s+condition: service_completed_successfully/);
-    expect(api).toMatch(/temporal-setup:\s+condition: service_completed_successfully/);
+    for (const job of ['migrate', 'temporal-setup', 'storage-setup']) {
+      expect(api).toMatch(new RegExp(`${job}:\\s+condition: service_completed_successfully`));
+    }
+    const worker = block(text, '\nx-svc-worker: &svc-worker\n');
+    expect(worker).toContain('<<: *svc-env');
+    expect(worker).toContain('dist/worker/main.js');
+    for (const name of ['api-1', 'api-2']) expect(text).toContain(`\n  ${name}:\n    <<: *svc-api\n`);
+    for (const name of ['worker-1', 'worker-2']) expect(text).toContain(`\n  ${name}:\n    <<: *svc-worker\n`);
+  });
+
+  it('puts one entry point before both APIs, streaming bodies and trusting it as one proxy hop', () => {
+    const { text } = composeSettings();
+    const entry = block(text, '\n  entry:\n');
+    expect(entry).toContain('healthcheck:');
+    expect(entry).toMatch(/api-1:\s+condition: service_healthy/);
+    expect(entry).toMatch(/api-2:\s+condition: service_healthy/);
+    const nginx = text.slice(text.indexOf('\n  entry-nginx:\n'));
+    expect(nginx).toContain('server api-1:3000');
+    expect(nginx).toContain('server api-2:3000');
+    expect(nginx).toContain('proxy_request_buffering off;');
+    expect(nginx).toContain('proxy_buffering off;');
+    expect(nginx).toContain('$$proxy_add_x_forwarded_for');
+    expect(text).toMatch(/^ {2}SVC_TRUST_PROXY: \$\{SVC_TRUST_PROXY:-1\}$/m);
+  });
+
+  it('shares S3-compatible storage and a Temporal server on PostgreSQL with more than one history shard', () => {
+    const { text } = composeSettings();
+    // file:// storage would be one replica's disk: a file uploaded through one API unreadable by the other
+    expect(text).toMatch(/^ {2}SVC_STORAGE_URL: \$\{SVC_STORAGE_URL:-s3:\/\/[a-z0-9-]+/m);
+    expect(text).toMatch(/^ {2}SVC_S3_ENDPOINT: \$\{SVC_S3_ENDPOINT:-http:\/\/minio:9000\}$/m);
+    expect(block(text, '\n  storage-setup:\n')).toContain('mc mb --ignore-existing');
+    const temporal = block(text, '\n  temporal:\n');
+    expect(temporal).toContain('DB: postgres12');
+    expect(Number(/NUM_HISTORY_SHARDS: "(\d+)"/.exec(temporal)?.[1])).toBeGreaterThan(1);
+    const schema = block(text, '\n  temporal-schema:\n');
+    expect(schema).toContain('setup-schema');
+    expect(schema).toContain('update-schema');
   });
 });
+
+/** From `start` up to the next line at the same or a lower indentation (the end of that YAML block). */
+function block(text: string, start: string): string {
+  const at = text.indexOf(start);
+  expect(at).toBeGreaterThanOrEqual(0);
+  const indent = /^\n( *)/.exec(start)![1].length;
+  const rest = text.slice(at + start.length).split('\n');
+  const end = rest.findIndex(
+    (line) =>
+      line.trim() !== '' &&
+      line.length - line.trimStart().length <= indent &&
+      !line.startsWith(' '.repeat(indent) + '#'),
+  );
+  return start + rest.slice(0, end === -1 ? undefined : end).join('\n');
+}
