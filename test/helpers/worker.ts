@@ -58,12 +58,16 @@ export async function startWorker(config: Config, orm: Orm, opts: { mailer?: Mai
  */
 export async function startRunStack(
   overrides: Partial<Config> = {},
-  opts: { mailer?: Mailer } = {},
+  opts: { mailer?: Mailer; listenPort?: number } = {},
 ): Promise<{ h: import('./harness').Harness; worker: RunningWorker; stop(): Promise<void> }> {
   const { startApi } = await import('./harness');
   const { loadConfig } = await import('../../platform/config');
   const base = loadConfig(process.env);
-  const h = await startApi({ temporal: { ...base.temporal, taskQueue: testTaskQueue() }, ...overrides });
+  const h = await startApi(
+    { temporal: { ...base.temporal, taskQueue: testTaskQueue() }, ...overrides },
+    {},
+    { listenPort: opts.listenPort },
+  );
   const worker = await startWorker(h.config, h.orm, opts);
   return {
     h,
