@@ -201,7 +201,7 @@ describe('console flows', () => {
     await s.go('/inbox');
     const card = page.locator('li.card', { hasText: `run ${run.id.slice(0, 8)}` });
     const table = card.getByRole('region', { name: 'Proposed matches' });
-    await table.getByRole('cell', { name: 'receipts.csv' }).waitFor();
+    await table.getByRole('cell', { name: 'receipts.csv', exact: true }).waitFor();
     expect(await table.locator('tbody tr').count()).toBe(1);
     await table.getByRole('cell', { name: /^3000\.00/ }).waitFor();
     await checkPage(page, 'inbox-reconciliation');

@@ -98,10 +98,8 @@ export function GlobalSearch() {
         if (!e.currentTarget.contains(e.relatedTarget)) setOpen(false);
       }}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          setOpen(false);
-          input.current?.focus();
-        }
+        // closes the results; focus stays where it is (moving it to the box would open them again)
+        if (e.key === 'Escape') setOpen(false);
       }}
     >
       <label htmlFor={id} className="sr-only">
@@ -115,8 +113,7 @@ export function GlobalSearch() {
         maxLength={500}
         autoComplete="off"
         value={text}
-        aria-controls={`${id}-results`}
-        aria-expanded={shown}
+        aria-controls={shown ? `${id}-results` : undefined}
         onChange={(e) => {
           setText(e.target.value);
           setOpen(true);
