@@ -123,6 +123,8 @@ export const updateFlowBody = z
 
 export const listFlowsQuery = pageQuery.extend({ projectId: uuid.optional() });
 
+export const listFlowRunsQuery = pageQuery.extend({ status: z.enum(FLOW_RUN_STATUSES).optional() });
+
 export const runFlowBody = z.strictObject({ input: object.default({}) }).optional();
 
 export const approvalBody = z.strictObject({ approved: z.boolean(), comment: text(0, 10_000).optional() });

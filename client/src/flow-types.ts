@@ -3,8 +3,22 @@ import type { ApprovalPolicy, GateApproval } from './types.js';
 
 export type FlowStatus = 'active' | 'paused';
 export type FlowTriggerType = 'manual' | 'webhook' | 'schedule';
-export type FlowRunStatus = 'queued' | 'running' | 'waiting_approval' | 'succeeded' | 'failed' | 'cancelled';
-export type FlowStepStatus = 'pending' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
+/** Every flow run status; `succeeded`, `failed` and `cancelled` are terminal. */
+export const FLOW_RUN_STATUSES = ['queued', 'running', 'waiting_approval', 'succeeded', 'failed', 'cancelled'] as const;
+export type FlowRunStatus = (typeof FLOW_RUN_STATUSES)[number];
+/** Statuses a flow run never leaves. */
+export const FLOW_RUN_TERMINAL_STATUSES: readonly FlowRunStatus[] = ['succeeded', 'failed', 'cancelled'];
+/** Every status of a flow run's step (`waiting`: an approval step waits for a person). */
+export const FLOW_STEP_STATUSES = [
+  'pending',
+  'running',
+  'waiting',
+  'succeeded',
+  'failed',
+  'skipped',
+  'cancelled',
+] as const;
+export type FlowStepStatus = (typeof FLOW_STEP_STATUSES)[number];
 
 /** How a flow starts: by hand, by its webhook URL, or on a cron schedule (`timezone` defaults to UTC). */
 export interface FlowTrigger {

@@ -58,6 +58,7 @@ export {
   isRunStatus,
   isTerminalStatus,
 } from './types.js';
+export { FLOW_RUN_STATUSES, FLOW_RUN_TERMINAL_STATUSES, FLOW_STEP_STATUSES } from './flow-types.js';
 export type * from './types.js';
 export type * from './knowledge-types.js';
 export type * from './data-source-types.js';

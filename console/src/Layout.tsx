@@ -1,9 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef } from 'react';
-import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { api, ApiError, setWorkspaceId } from './api';
-import { areas } from './areas';
+import { areas, DEFAULT_NAV_GROUP, type NavGroup } from './areas';
+import { GlobalSearch } from './components/GlobalSearch';
+import { MainNav } from './components/MainNav';
 import { ErrorBox, Loading } from './components/States';
+import './shell.css';
 import { meQuery, SessionProvider, useSession, useSettings } from './session';
 
 /** Signed-in pages: the header (workspace switcher, navigation, sign-out), the unverified banner, the page. */
@@ -31,6 +34,8 @@ function Shell() {
   const navigate = useNavigate();
   const location = useLocation();
   const selectId = useId();
+  const navId = useId();
+  const [menuOpen, setMenuOpen] = useState(false);
   const main = useRef<HTMLElement>(null);
   const signOut = useMutation({
     mutationFn: () => api('/v1/console/auth/sign-out', { method: 'POST' }),
@@ -41,22 +46,31 @@ function Shell() {
     },
   });
 
-  const core = [
-    { to: '/inbox', label: 'Inbox', show: can('runs:read'), order: 10 },
-    { to: '/runs', label: 'Runs', show: can('runs:read'), order: 20 },
-    { to: '/agents', label: 'Agents', show: can('agents:read'), order: 30 },
-    { to: '/files', label: 'Files', show: can('files:read'), order: 40 },
-    { to: '/webhooks', label: 'Webhooks', show: can('webhooks:manage'), order: 50 },
-    { to: '/keys', label: 'API keys', show: can('keys:manage'), order: 60 },
-    { to: '/usage', label: 'Usage', show: can('usage:read'), order: 70 },
+  const core: { to: string; label: string; show: boolean; order: number; group: NavGroup }[] = [
+    { to: '/inbox', label: 'Inbox', show: can('runs:read'), order: 10, group: 'Run' },
+    { to: '/runs', label: 'Runs', show: can('runs:read'), order: 20, group: 'Run' },
+    { to: '/agents', label: 'Agents', show: can('agents:read'), order: 30, group: 'Build' },
+    { to: '/files', label: 'Files', show: can('files:read'), order: 40, group: 'Data' },
+    { to: '/webhooks', label: 'Webhooks', show: can('webhooks:manage'), order: 50, group: 'Workspace' },
+    { to: '/keys', label: 'API keys', show: can('keys:manage'), order: 60, group: 'Workspace' },
+    { to: '/usage', label: 'Usage', show: can('usage:read'), order: 70, group: 'Workspace' },
   ];
   const links = [
     ...core,
-    ...areas.flatMap((a) => a.links.map((l) => ({ to: l.to, label: l.label, show: can(l.scope), order: l.order }))),
+    ...areas.flatMap((a) =>
+      a.links.map((l) => ({
+        to: l.to,
+        label: l.label,
+        show: can(l.scope),
+        order: l.order,
+        group: l.group ?? DEFAULT_NAV_GROUP,
+      })),
+    ),
   ].sort((a, b) => a.order - b.order);
   // A page change moves focus to the page, so keyboard and screen-reader users start at its heading,
-  // and names the page in the window's title.
+  // and names the page in the window's title; on a phone it folds the menu away again.
   useEffect(() => {
+    setMenuOpen(false);
     main.current?.focus();
     const page = links.find((l) => location.pathname.startsWith(l.to))?.label;
     document.title = page ? `${page} · svc console` : 'svc console';
@@ -69,6 +83,16 @@ function Shell() {
       </a>
       <header className="top">
         <div className="brand">svc console</div>
+        <button
+          type="button"
+          className="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls={navId}
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
+        {can('runs:read') ? <GlobalSearch /> : null}
         <div className="workspace">
           {me.workspaces.length > 1 ? (
             <>
@@ -93,17 +117,6 @@ function Shell() {
             Sign out
           </button>
         </div>
-        <nav aria-label="Main">
-          <ul>
-            {links
-              .filter((l) => l.show)
-              .map((l) => (
-                <li key={l.to}>
-                  <NavLink to={l.to}>{l.label}</NavLink>
-                </li>
-              ))}
-          </ul>
-        </nav>
       </header>
       {!me.user.emailVerified ? (
         <div className="banner" role="status">
@@ -112,9 +125,12 @@ function Shell() {
         </div>
       ) : null}
       <ErrorBox error={signOut.error} title="Could not sign out" />
-      <main id="main" ref={main} tabIndex={-1}>
-        <Outlet key={workspace.id} />
-      </main>
+      <div className="shell">
+        <MainNav id={navId} links={links.filter((l) => l.show)} open={menuOpen} />
+        <main id="main" ref={main} tabIndex={-1}>
+          <Outlet key={workspace.id} />
+        </main>
+      </div>
     </>
   );
 }

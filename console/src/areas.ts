@@ -1,6 +1,12 @@
 import type { RouteObject } from 'react-router';
 import type { Scope } from './types';
 
+/** The sections of the main navigation, in the order they are shown. */
+export const NAV_GROUPS = ['Run', 'Build', 'Data', 'Channels', 'Workspace'] as const;
+export type NavGroup = (typeof NAV_GROUPS)[number];
+/** The section of a link that names none. */
+export const DEFAULT_NAV_GROUP: NavGroup = 'Workspace';
+
 /** A link of the main navigation: shown to a session whose role grants `scope`. */
 export interface AreaLink {
   to: string;
@@ -8,6 +14,8 @@ export interface AreaLink {
   scope: Scope;
   /** Position in the navigation: the core pages use 10..70; areas take their own numbers after them. */
   order: number;
+  /** The navigation's section the link is listed in (`Workspace` when left out). */
+  group?: NavGroup;
 }
 
 /**

@@ -3,7 +3,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Flow } from '../../db/entities/Flow';
 import { FlowRun } from '../../db/entities/FlowRun';
 import type { OutboxEntry } from '../../db/entities/OutboxEntry';
-import { FLOW_RUN_TERMINAL, type ApprovalPayload, type FlowRunTrigger } from '../../workflows/flowMessages';
+import {
+  FLOW_RUN_TERMINAL,
+  type ApprovalPayload,
+  type FlowRunStatus,
+  type FlowRunTrigger,
+} from '../../workflows/flowMessages';
 import type { AuditContext } from '../audit/context';
 import { recordAudit } from '../audit/record';
 import { ApiError, errors } from '../errors';
@@ -77,6 +82,20 @@ export async function listFlowRuns(
 ): Promise<{ flowRuns: FlowRunView[]; nextCursor: string | null }> {
   const flow = await findFlow(em, identity.workspaceId, flowId);
   const { items, nextCursor } = await findPage(em, FlowRun, { flowId: flow.id }, page);
+  return { flowRuns: items.map(presentFlowRun), nextCursor };
+}
+
+/**
+ * `GET /v1/flow-runs?status=`: the workspace's flow runs across its flows, newest first, optionally of one
+ * status (the console's inbox asks for those `waiting_approval`).
+ */
+export async function listWorkspaceFlowRuns(
+  em: EntityManager,
+  identity: Identity,
+  query: { status?: FlowRunStatus; limit: number; cursor?: string },
+): Promise<{ flowRuns: FlowRunView[]; nextCursor: string | null }> {
+  const where = { workspaceId: identity.workspaceId, ...(query.status ? { status: query.status } : {}) };
+  const { items, nextCursor } = await findPage(em, FlowRun, where, query);
   return { flowRuns: items.map(presentFlowRun), nextCursor };
 }
 

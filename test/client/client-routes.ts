@@ -224,6 +224,12 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('flows.run', (s) => s.flows.run(ID, { input: { a: 1 } }), S.FLOW_RUN_FIELDS),
   call('flows.regenerateWebhookToken', (s) => s.flows.regenerateWebhookToken(ID), S.WEBHOOK_TOKEN_FIELDS),
   call('flowRuns.list', (s) => s.flowRuns.list(ID, { limit: 5 }).toArray(), S.FLOW_RUN_FIELDS, paged('flowRuns')),
+  call(
+    'flowRuns.listAll',
+    (s) => s.flowRuns.listAll({ status: 'waiting_approval', limit: 5 }).toArray(),
+    S.FLOW_RUN_FIELDS,
+    paged('flowRuns'),
+  ),
   call('flowRuns.get', (s) => s.flowRuns.get(ID), S.FLOW_RUN_FIELDS),
   call('flowRuns.approve', (s) => s.flowRuns.approve(ID, { approved: true, comment: 'ok' }), S.FLOW_RUN_FIELDS),
   call('flowRuns.cancel', (s) => s.flowRuns.cancel(ID), S.FLOW_RUN_FIELDS),

@@ -235,6 +235,41 @@ describe('flows', () => {
     expect(cancelled.status).toBe('cancelled');
   });
 
+  it("lists the workspace's flow runs across its flows, by status, and no other workspace's", async () => {
+    const stranger = await signUp(h);
+    await setPlan(h, stranger.workspaceId, 'scale');
+    const mine = bearer(await createKey(h, stranger, ['flows:read', 'flows:manage']));
+    const approve = { name: 'A', trigger: { type: 'manual' }, steps: [{ name: 'ok', type: 'approval', message: 'm' }] };
+    const first = await ok(call('POST', '/v1/flows', mine, approve), 201);
+    const second = await ok(call('POST', '/v1/flows', mine, { ...approve, name: 'B' }), 201);
+    const older = await ok(call('POST', `/v1/flows/${first.id}/run`, mine, {}), 202);
+    const newer = await ok(call('POST', `/v1/flows/${second.id}/run`, mine, { input: { n: 1 } }), 202);
+    // no worker runs here: the queued run is cancelled on its row
+    await ok(call('POST', `/v1/flow-runs/${older.id}/cancel`, mine), 202);
+
+    const all = await ok(call('GET', '/v1/flow-runs', mine), 200);
+    expect(all.flowRuns.map((r: any) => [r.id, r.flowId, r.status])).toEqual([
+      [newer.id, second.id, 'queued'],
+      [older.id, first.id, 'cancelled'],
+    ]);
+    const page = await ok(call('GET', '/v1/flow-runs?limit=1', mine), 200);
+    expect(page.flowRuns.map((r: any) => r.id)).toEqual([newer.id]);
+    const rest = await ok(call('GET', `/v1/flow-runs?limit=1&cursor=${page.nextCursor}`, mine), 200);
+    expect(rest).toMatchObject({ flowRuns: [{ id: older.id }], nextCursor: null });
+    const cancelled = await ok(call('GET', '/v1/flow-runs?status=cancelled', mine), 200);
+    expect(cancelled.flowRuns.map((r: any) => r.id)).toEqual([older.id]);
+    expect((await ok(call('GET', '/v1/flow-runs?status=waiting_approval', mine), 200)).flowRuns).toEqual([]);
+    const e = await error(call('GET', '/v1/flow-runs?status=paused', mine), 400, 'validation_error');
+    expect(e.details.issues[0].path).toBe('status');
+
+    expect((await ok(call('GET', '/v1/flow-runs', manager), 200)).flowRuns.map((r: any) => r.id)).not.toContain(
+      newer.id,
+    );
+    const reader = bearer(await createKey(h, stranger, ['flows:read']));
+    expect((await ok(call('GET', '/v1/flow-runs?status=queued', reader), 200)).flowRuns).toHaveLength(1);
+    await error(call('GET', '/v1/flow-runs', bearer(await createKey(h, stranger, ['agents:read']))), 403, 'forbidden');
+  });
+
   it('needs flows:read to read and flows:manage to change; session members read, admins manage', async () => {
     const flow = await ok(call('POST', '/v1/flows', manager, definition()), 201);
     const reader = bearer(await createKey(h, owner, ['flows:read']));

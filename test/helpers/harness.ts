@@ -26,7 +26,15 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startApi(overrides: Partial<Config> = {}, extra: Partial<AppDeps> = {}): Promise<Harness> {
+/**
+ * `listenPort` makes the API listen on that port of 127.0.0.1 instead of one the system picks (a test of
+ * the addresses a `PORT` setting gives the console).
+ */
+export async function startApi(
+  overrides: Partial<Config> = {},
+  extra: Partial<AppDeps> = {},
+  opts: { listenPort?: number } = {},
+): Promise<Harness> {
   const base = loadConfig(process.env);
   // Tests create many accounts from one IP and drive a session hard; the tests of these limits set their own values.
   const config: Config = {
@@ -51,7 +59,7 @@ export async function startApi(overrides: Partial<Config> = {}, extra: Partial<A
   // Listening first: the URLs the service hands out start with SVC_PUBLIC_URL, this process's own address
   // unless a test sets one, and the app reads it when it is built.
   const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(opts.listenPort ?? 0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   if (overrides.publicUrl === undefined) {
     config.publicUrl = url;

@@ -76,12 +76,16 @@ export async function startWorker(
  */
 export async function startRunStack(
   overrides: Partial<Config> = {},
-  opts: { mailer?: Mailer; tracing?: Tracing } = {},
+  opts: { mailer?: Mailer; tracing?: Tracing; listenPort?: number } = {},
 ): Promise<{ h: import('./harness').Harness; worker: RunningWorker; stop(): Promise<void> }> {
   const { startApi } = await import('./harness');
   const { loadConfig } = await import('../../platform/config');
   const base = loadConfig(process.env);
-  const h = await startApi({ temporal: { ...base.temporal, taskQueue: testTaskQueue() }, ...overrides });
+  const h = await startApi(
+    { temporal: { ...base.temporal, taskQueue: testTaskQueue() }, ...overrides },
+    {},
+    { listenPort: opts.listenPort },
+  );
   const worker = await startWorker(h.config, h.orm, opts);
   return {
     h,

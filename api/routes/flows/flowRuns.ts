@@ -1,9 +1,15 @@
 import type { z } from 'zod';
 import type { FlowDeps } from '../../../domain/flows/flows';
-import { answerFlowApproval, cancelFlowRun, getFlowRun, listFlowRuns } from '../../../domain/flows/runs';
+import {
+  answerFlowApproval,
+  cancelFlowRun,
+  getFlowRun,
+  listFlowRuns,
+  listWorkspaceFlowRuns,
+} from '../../../domain/flows/runs';
 import { pageQuery } from '../../../domain/shared/pagination';
 import { idParams } from '../../schemas/common';
-import { approvalBody, flowRunListOut, flowRunOut } from '../../schemas/flows';
+import { approvalBody, flowRunListOut, flowRunOut, listFlowRunsQuery } from '../../schemas/flows';
 import { auditContext } from '../../auditContext';
 import { defineRoute, type RouteDef } from '../route';
 
@@ -14,6 +20,18 @@ const invalidState = { description: '`run.invalid_state`: the flow run is not in
 /** Flow runs: list, read, answer an approval, cancel (docs/api/flows.md#flow-runs). */
 export function flowRunRoutes(deps: FlowDeps): RouteDef[] {
   return [
+    defineRoute<undefined, z.infer<typeof listFlowRunsQuery>>({
+      method: 'GET',
+      path: '/v1/flow-runs',
+      summary: "List the workspace's flow runs across its flows, newest first, optionally of one status",
+      tag: 'flows',
+      access: { auth: 'any', scope: 'flows:read' },
+      query: listFlowRunsQuery,
+      responses: { 200: { description: 'Flow runs', schema: flowRunListOut } },
+      async handler(ctx, { query }) {
+        ctx.body = await listWorkspaceFlowRuns(ctx.state.em, ctx.state.identity!, query);
+      },
+    }),
     defineRoute<undefined, z.infer<typeof pageQuery>, IdParams>({
       method: 'GET',
       path: '/v1/flows/:id/runs',

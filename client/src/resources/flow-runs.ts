@@ -1,11 +1,11 @@
 /** `client.flowRuns`: runs of flows (scopes `flows:read` / `flows:manage`). */
 import type { CallOptions, HttpClient } from '../http.js';
 import { CursorList } from '../pagination.js';
-import type { FlowRun } from '../flow-types.js';
+import type { FlowRun, FlowRunStatus } from '../flow-types.js';
 
 const path = (id: string) => `/v1/flow-runs/${encodeURIComponent(id)}`;
 
-/** Flow runs: list a flow's, read one, answer its approval, cancel it. */
+/** Flow runs: list a flow's or the workspace's, read one, answer its approval, cancel it. */
 export class FlowRuns {
   constructor(private readonly http: HttpClient) {}
 
@@ -20,6 +20,24 @@ export class FlowRuns {
         method: 'GET',
         path: `/v1/flows/${encodeURIComponent(flowId)}/runs`,
         query: { limit: params.limit, cursor },
+      }),
+    );
+  }
+
+  /**
+   * Lists the workspace's flow runs across all its flows, newest first, optionally of one `status`
+   * (`waiting_approval`: the approvals waiting for a person), as a lazily fetched {@link CursorList}.
+   */
+  listAll(
+    params: { status?: FlowRunStatus; limit?: number } = {},
+    options?: CallOptions,
+  ): CursorList<'flowRuns', FlowRun> {
+    return new CursorList('flowRuns', (cursor) =>
+      this.http.request({
+        ...options,
+        method: 'GET',
+        path: '/v1/flow-runs',
+        query: { status: params.status, limit: params.limit, cursor },
       }),
     );
   }

@@ -1,11 +1,14 @@
-import { useQueries } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import type { Flow, FlowRun } from '@svc/client';
 import { Link } from 'react-router';
 import { api } from '../api';
 import { ApprovalProgress, waitsOnMe } from '../components/ApprovalProgress';
+import { FlowApprovalForm } from '../components/FlowApprovalForm';
 import { GateForm } from '../components/GateForm';
+import { isReconciliationGate, ReconciliationGate } from '../components/ReconciliationGate';
 import { Empty, ErrorBox, Loading } from '../components/States';
 import { StatusBadge } from '../components/StatusBadge';
-import { when } from '../components/format';
+import { shortId, when } from '../components/format';
 import { POLL_MS, useAgentNames } from '../hooks';
 import { useSession } from '../session';
 import { WAITING, type Run } from '../types';
@@ -13,7 +16,8 @@ import { WAITING, type Run } from '../types';
 /**
  * Every run waiting on a person, newest first, polled so it stays live: those waiting on you (a gate you
  * may answer and have not) apart from those waiting on others (approvals under a policy that does not
- * name you, or that you already gave).
+ * name you, or that you already gave); then the flow runs waiting at an approval step. A finance
+ * reconciliation's gate shows its proposed matches as a table.
  */
 export function InboxPage() {
   const { can, me, workspace } = useSession();
@@ -25,8 +29,15 @@ export function InboxPage() {
       refetchInterval: POLL_MS,
     })),
   });
-  const error = lists.find((l) => l.error)?.error;
-  const pending = lists.some((l) => l.isPending);
+  const flowRuns = useQuery({
+    queryKey: ['waiting-flow-runs'],
+    queryFn: () => api<{ flowRuns: FlowRun[] }>('/v1/flow-runs?status=waiting_approval&limit=100'),
+    refetchInterval: POLL_MS,
+    enabled: can('flows:read'),
+  });
+  const waitingFlows = flowRuns.data?.flowRuns ?? [];
+  const error = lists.find((l) => l.error)?.error ?? flowRuns.error;
+  const pending = lists.some((l) => l.isPending) || (can('flows:read') && flowRuns.isPending);
   const runs = lists.flatMap((l) => l.data?.runs ?? []).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const person = { userId: me.user.id, role: workspace.role };
   const mine = runs.filter((r) => waitsOnMe(r.pendingAction, person));
@@ -39,12 +50,16 @@ export function InboxPage() {
       </p>
       {pending ? <Loading what="Loading waiting runs" /> : null}
       <ErrorBox error={error} title="Could not load the inbox" />
-      {!pending && !error && runs.length === 0 ? <Empty>Nothing is waiting for you.</Empty> : null}
+      {!pending && !error && runs.length === 0 && waitingFlows.length === 0 ? (
+        <Empty>Nothing is waiting for you.</Empty>
+      ) : null}
       {runs.length ? <h2>Waiting on you</h2> : null}
       {runs.length && !mine.length ? <Empty>Nothing is waiting on you.</Empty> : null}
       <RunCards runs={mine} name={name} canWrite={can('runs:write')} />
       {others.length ? <h2>Waiting on others</h2> : null}
       <RunCards runs={others} name={name} canWrite={can('runs:write')} />
+      {waitingFlows.length ? <h2>Flow approvals</h2> : null}
+      <FlowApprovalCards runs={waitingFlows} canAnswer={can('flows:manage')} />
     </section>
   );
 }
@@ -63,7 +78,44 @@ function RunCards({ runs, name, canWrite }: { runs: Run[]; name: (id: string) =>
           </h2>
           <p className="small muted">Created {when(run.createdAt)}</p>
           {run.pendingAction ? <ApprovalProgress action={run.pendingAction} /> : null}
-          {canWrite ? <GateForm run={run} /> : <p>Your role may not answer runs.</p>}
+          {!canWrite ? (
+            <p>Your role may not answer runs.</p>
+          ) : isReconciliationGate(run) ? (
+            <ReconciliationGate run={run} />
+          ) : (
+            <GateForm run={run} />
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** One card per flow run waiting at an approval step, with the approve and reject form. */
+function FlowApprovalCards({ runs, canAnswer }: { runs: FlowRun[]; canAnswer: boolean }) {
+  const flows = useQuery({
+    queryKey: ['flows'],
+    queryFn: () => api<{ flows: Flow[] }>('/v1/flows?limit=100'),
+    enabled: runs.length > 0,
+  });
+  const flowName = (id: string) => flows.data?.flows.find((f) => f.id === id)?.name ?? `flow ${shortId(id)}`;
+  return (
+    <ul className="cards">
+      {runs.map((run) => (
+        <li key={`${run.id}-${run.pendingApproval?.id}`} className="card">
+          <h3 className="card-title">
+            <Link to={`/flow-runs/${run.id}`}>
+              {flowName(run.flowId)} · flow run {shortId(run.id)}
+            </Link>
+          </h3>
+          <p className="small muted">Started {when(run.createdAt)}</p>
+          {canAnswer ? (
+            <FlowApprovalForm run={run} />
+          ) : (
+            <p>
+              {run.pendingApproval?.message} <span className="muted">(your role may not answer flow approvals)</span>
+            </p>
+          )}
         </li>
       ))}
     </ul>
