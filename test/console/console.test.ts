@@ -332,7 +332,7 @@ describe('console', () => {
     await addMember(h, me.user.id, other.workspaceId, 'member');
 
     await go('/inbox');
-    const switcher = page.getByLabel('Workspace');
+    const switcher = page.getByLabel('Workspace', { exact: true });
     await switcher.waitFor();
     expect(await page.getByRole('link', { name: 'API keys' }).count()).toBe(1);
     await switcher.selectOption(other.workspaceId);

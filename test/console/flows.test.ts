@@ -78,7 +78,7 @@ describe('console flows', () => {
     await results.getByText('Nothing matches').waitFor();
     await checkPage(page, 'search-empty');
     await page.keyboard.press('Escape');
-    expect(await results.count()).toBe(0);
+    await results.waitFor({ state: 'detached' });
   });
 
   it('builds a flow in the step editor, showing the service’s problems at the step and field', async () => {

@@ -69,6 +69,8 @@ export function GlobalSearch() {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // Escape closes the results wherever focus is (a resize or a click elsewhere may have moved it)
+      if (e.key === 'Escape') return setOpen(false);
       if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || typing(document.activeElement)) return;
       e.preventDefault();
       input.current?.focus();
