@@ -102,9 +102,8 @@ npx jest --json --outputFile="$RESULTS" --forceExit "$@" || jest_rc=$?
 # The tests whose files reach the storage, again with every byte in a moto S3 server (SVC_TEST_STORAGE=s3,
 # test/helpers/globalDns.ts), so `s3://` storage answers to the same tests as a directory. Only in a full run
 # (no jest arguments; a run of chosen files runs what it was asked), counted in the same closing line.
-# Not yet here: test/api/files.test.ts, whose "stores nothing" check lists the whole bucket, which the pass's
-# other files write to at the same time (alone it passes: `npm run test:s3 -- test/api/files.test.ts`).
 S3_TESTS=(
+  test/api/files.test.ts
   test/apps/uploads.test.ts
   test/runs/artifactsReport.test.ts
   test/finance/runs.test.ts
