@@ -39,6 +39,12 @@ export const ConversationMessageSchema = new EntitySchema<ConversationMessage, B
   tableName: 'conversation_messages',
   uniques: [{ properties: ['conversationId', 'seq'] }],
   indexes: [
+    // retention walks the table oldest first (docs/operations.md#retention)
+    {
+      name: 'conversation_messages_created_at_id_index',
+      expression:
+        'create index "conversation_messages_created_at_id_index" on "conversation_messages" ("created_at", "id")',
+    },
     {
       name: 'conversation_messages_channel_message_id_unique',
       expression:

@@ -74,6 +74,11 @@ export const OutboxEntrySchema = new EntitySchema<OutboxEntry, BaseEntity>({
       name: 'outbox_pending_index',
       expression: 'create index "outbox_pending_index" on "outbox" ("created_at") where "done_at" is null',
     },
+    // retention finds the rows done long ago (docs/operations.md#retention)
+    {
+      name: 'outbox_done_at_index',
+      expression: 'create index "outbox_done_at_index" on "outbox" ("done_at") where "done_at" is not null',
+    },
   ],
   properties: {
     kind: { type: 'string', length: 32 },

@@ -91,6 +91,13 @@ export const WebhookEventRecordSchema = new EntitySchema<WebhookEventRecord, Bas
   tableName: 'webhook_events',
   // One body per event: a retried fan-out finds the one it recorded.
   uniques: [{ name: 'webhook_events_event_unique', properties: ['runId', 'type', 'eventKey'] }],
+  indexes: [
+    // retention walks the table oldest first (docs/operations.md#retention)
+    {
+      name: 'webhook_events_created_at_id_index',
+      expression: 'create index "webhook_events_created_at_id_index" on "webhook_events" ("created_at", "id")',
+    },
+  ],
   properties: {
     workspaceId: {
       kind: 'm:1',
@@ -146,6 +153,11 @@ export const WebhookDeliverySchema = new EntitySchema<WebhookDelivery, BaseEntit
   uniques: [{ name: 'webhook_deliveries_event_unique', properties: ['runId', 'type', 'eventKey', 'subscriptionId'] }],
   indexes: [
     keysetIndex('webhook_deliveries_subscription_created_index', 'webhook_deliveries', 'subscription_id'),
+    // retention walks the table oldest first (docs/operations.md#retention)
+    {
+      name: 'webhook_deliveries_created_at_id_index',
+      expression: 'create index "webhook_deliveries_created_at_id_index" on "webhook_deliveries" ("created_at", "id")',
+    },
     // Counts a workspace's deliveries in flight on every slot claim.
     {
       name: 'webhook_deliveries_slot_index',
