@@ -125,15 +125,27 @@ describe('run event streams', () => {
     const { port } = new URL(h.url);
     const sockets: Socket[] = [];
     try {
+      const statusLines: Promise<string>[] = [];
       for (let i = 0; i < CAP; i++) {
         const socket = connect(Number(port), '127.0.0.1');
         sockets.push(socket);
         socket.on('error', () => undefined);
+        // The first chunk carries the status line: once it is read, the reader holds its slot. Only then does
+        // it stop reading (the kernel's receive window closes, the server's writes back up); a probe sent
+        // before every reader had its slot could take one and leave a reader refused.
+        statusLines.push(
+          new Promise((resolve) =>
+            socket.once('data', (chunk: Buffer) => {
+              socket.pause();
+              resolve(chunk.toString('latin1').split('\r\n', 1)[0]);
+            }),
+          ),
+        );
         socket.write(
           `GET /v1/runs/${runId}/events HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization}\r\n\r\n`,
         );
-        socket.pause(); // never reads: the kernel's receive window closes, the server's writes back up
       }
+      expect(await Promise.all(statusLines)).toEqual(Array(CAP).fill('HTTP/1.1 200 OK'));
       // all three hold their slots while the server waits for them to read (a probe that still finds one
       // free gives it straight back)
       const full = await pollUntil(
