@@ -1,5 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
+import { SecretError } from '../../platform/secrets';
 import type { Temporal } from '../../platform/temporal';
 import { RETENTION_SCHEDULE_ID, retentionWorkflow } from '../../workflows/retentionWorkflow';
 import { namespaceRetentionDays } from './policy';
@@ -8,7 +9,9 @@ import { namespaceRetentionDays } from './policy';
  * Makes the Temporal Schedule `retention` start one sweep a day at 03:17 UTC (docs/operations.md#retention),
  * created or brought to this code's shape; every worker process calls it on start, so it is idempotent. The
  * sweep belongs to no workspace, so it carries no `SvcWorkspaceId`. A sweep still running when the next is
- * due makes the next one skip (the schedule's default overlap policy).
+ * due makes the next one skip (the schedule's default overlap policy). A schedule whose stored action this
+ * process cannot read (its payload sealed under a key the ring no longer holds) is deleted and made anew: every
+ * field of it comes from this code, and left alone it would start sweeps no worker can decode.
  */
 export async function syncRetentionSchedule(client: Client, taskQueue: string): Promise<void> {
   const spec = { calendars: [{ hour: 3, minute: 17 }] };
@@ -25,7 +28,8 @@ export async function syncRetentionSchedule(client: Client, taskQueue: string): 
       await handle.update((prev) => ({ ...prev, spec, action }));
       return;
     } catch (err) {
-      if (!(err instanceof ScheduleNotFoundError)) throw err;
+      if (err instanceof SecretError) await handle.delete().catch(ignoreNotFound);
+      else if (!(err instanceof ScheduleNotFoundError)) throw err;
     }
     try {
       await client.schedule.create({ scheduleId: RETENTION_SCHEDULE_ID, spec, action });
@@ -35,6 +39,11 @@ export async function syncRetentionSchedule(client: Client, taskQueue: string): 
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
     }
   }
+}
+
+function ignoreNotFound(err: unknown): void {
+  // deleted meanwhile by another worker doing the same
+  if (!(err instanceof ScheduleNotFoundError)) throw err;
 }
 
 /**

@@ -1,7 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { PLAN_RETENTION_DAYS, retentionDaysByPlan } from '../../domain/retention/policy';
 import { purgeExpired } from '../../domain/retention/purge';
 import { syncNamespaceRetention, syncRetentionSchedule } from '../../domain/retention/schedule';
+import { parseKeyRing } from '../../platform/secrets';
+import { createTemporal } from '../../platform/temporal';
 import { retentionWorkflow, RETENTION_SCHEDULE_ID } from '../../workflows/retentionWorkflow';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, setPlan, signUp } from '../helpers/factories';
@@ -160,5 +162,21 @@ describe('retention', () => {
     const ns = await h.temporal.client.workflowService.describeNamespace({ namespace: h.config.temporal.namespace });
     expect(Number(ns.config?.workflowExecutionRetentionTtl?.seconds)).toBe(7 * 24 * 3600);
     expect(await syncNamespaceRetention(h.temporal, h.config.temporal.namespace, 30)).toBe(30);
+  }, 60_000);
+
+  it('replaces a schedule stored under a key the service no longer holds', async () => {
+    // another deployment's key ring (say, a data directory kept across a reset of SVC_SECRETS_KEY)
+    const other = createTemporal({ ...h.config.temporal, payloadKeys: parseKeyRing(randomBytes(32).toString('base64')) });
+    const handle = h.temporal.client.schedule.getHandle(RETENTION_SCHEDULE_ID);
+    try {
+      await syncRetentionSchedule(other.client, 'a-queue-of-the-old-deployment');
+      await expect(handle.describe()).rejects.toThrow(/not configured/);
+      await syncRetentionSchedule(h.temporal.client, h.config.temporal.taskQueue);
+      const described = await handle.describe();
+      expect(described.action).toMatchObject({ type: 'startWorkflow', taskQueue: h.config.temporal.taskQueue });
+    } finally {
+      await handle.delete().catch(() => undefined);
+      await other.close();
+    }
   }, 60_000);
 });
