@@ -1,1 +1,6 @@
-export { teardown as default } from './globalDns';
+import { teardown as teardownDns } from './globalDns';
+import { teardownBundle } from './globalBundle';
+
+export default async function teardown(): Promise<void> {
+  await Promise.all([teardownDns(), teardownBundle()]);
+}

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { bundleWorkflowCode, NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import type { Config } from '../../platform/config';
 import type { Orm } from '../../db/orm';
@@ -12,8 +13,9 @@ let tracedBundle: Promise<{ code: string }> | undefined;
 let runtimeInstalled = false;
 
 /**
- * The workflow bundle, built once per test file (webpack is the slow part of starting a worker); `traced`, the
- * one with the tracing interceptors in it (docs/operations.md#traces).
+ * The workflow bundle: the one jest's global set-up built for the whole run (test/helpers/globalBundle.ts), or,
+ * when a file runs outside it, one built for this file; `traced`, the one with the tracing interceptors in it
+ * (docs/operations.md#traces), built by the few files that want it.
  */
 export function workflowBundle(traced = false): Promise<{ code: string }> {
   if (traced) {
@@ -24,10 +26,10 @@ export function workflowBundle(traced = false): Promise<{ code: string }> {
     });
     return tracedBundle;
   }
-  bundle ??= bundleWorkflowCode({
-    workflowsPath: require.resolve('../../workflows'),
-    logger: new DefaultLogger('WARN'),
-  });
+  const built = process.env.SVC_TEST_WORKFLOW_BUNDLE;
+  bundle ??= built
+    ? readFile(built, 'utf8').then((code) => ({ code }))
+    : bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: new DefaultLogger('WARN') });
   return bundle;
 }
 
