@@ -122,19 +122,34 @@ fi
 # Stop the services before the summary, so that the summary is the last line printed.
 svc_services_down
 
-# The benchmarks and drills are not run by jest; the type check keeps them (and everything else) honest.
-svc_log "type-checking (tsc --noEmit)"
-typecheck_rc=0
-npx tsc -p tsconfig.json --noEmit || typecheck_rc=$?
+# The benchmarks and drills are not run by jest; the type check keeps them (and everything else) honest. The
+# three checks are independent, and each is bound by one core, so they run side by side, each into a log of its
+# own printed once it ends (about a minute of a run's wall time on two cores; docs/testing.md#speed).
+svc_log "type-checking (tsc --noEmit) and linting (eslint), side by side"
+CHECKS="$SVC_DATA_DIR/checks"
+mkdir -p "$CHECKS"
+npx tsc -p tsconfig.json --noEmit >"$CHECKS/tsc.log" 2>&1 &
+tsc_pid=$!
 # The console is a package of its own (docs/console.md), with the DOM's types and JSX.
+console_pid=
 if [[ -d console/node_modules ]]; then
-  (cd console && npx --no-install tsc -p tsconfig.json --noEmit) || typecheck_rc=$?
+  (cd console && npx --no-install tsc -p tsconfig.json --noEmit) >"$CHECKS/console-tsc.log" 2>&1 &
+  console_pid=$!
 fi
-
 # Floating and misused promises, and the workflow sandbox's import rules (eslint.config.mjs).
-svc_log "linting (eslint)"
+npm run --silent lint >"$CHECKS/eslint.log" 2>&1 &
+lint_pid=$!
+typecheck_rc=0
 lint_rc=0
-npm run --silent lint || lint_rc=$?
+wait "$tsc_pid" || typecheck_rc=$?
+if [[ -n "$console_pid" ]]; then
+  wait "$console_pid" || typecheck_rc=$?
+fi
+wait "$lint_pid" || lint_rc=$?
+for check in tsc console-tsc eslint; do
+  [[ -s "$CHECKS/$check.log" ]] && cat "$CHECKS/$check.log"
+done
+svc_log "tsc: $( ((typecheck_rc == 0)) && echo clean || echo "failed ($typecheck_rc)"); eslint: $( ((lint_rc == 0)) && echo clean || echo "failed ($lint_rc)")"
 
 summary_rc=0
 node scripts/jest-summary.js "${results_files[@]}" || summary_rc=$?

@@ -9,9 +9,20 @@
 #   without, it installs PACKAGE==VERSION and whatever that asks for. A venv that already holds the version is
 #   reused, so later runs take milliseconds and need no network. SVC_SKIP_INSTALL=1: fail rather than install.
 
+# A venv's scripts name its Python by absolute path: a checkout moved or copied elsewhere keeps a venv whose
+# python runs but whose COMMAND points at an interpreter that is gone. Such a venv is rebuilt, not reused.
+svc__venv_runs() {
+  local venv="$1" command="$2" shebang
+  [[ -x "$venv/bin/python" ]] && "$venv/bin/python" -m pip --version >/dev/null 2>&1 || return 1
+  [[ -e "$venv/bin/$command" ]] || return 0
+  IFS= read -r shebang <"$venv/bin/$command" || return 1
+  shebang="${shebang#\#!}"
+  [[ -x "${shebang%% *}" ]]
+}
+
 svc__venv_holds() {
   local venv="$1" package="$2" version="$3" command="$4"
-  [[ -x "$venv/bin/$command" ]] &&
+  [[ -x "$venv/bin/$command" ]] && svc__venv_runs "$venv" "$command" &&
     [[ "$("$venv/bin/python" -c 'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))' "$package" 2>/dev/null)" == "$version" ]]
 }
 
@@ -35,8 +46,8 @@ svc_pinned_venv() {
     flock 8
   fi
   if ! svc__venv_holds "$venv" "$package" "$version" "$command"; then
-    # A venv left half-made by an interrupted run (or made by another Python) is rebuilt whole.
-    if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
+    # A venv left half-made by an interrupted run, made by another Python or moved is rebuilt whole.
+    if ! svc__venv_runs "$venv" "$command"; then
       rm -rf "$venv"
       svc_log "creating $venv (python3 -m venv)"
       python3 -m venv "$venv" >&2 || svc_die "python3 -m venv failed (on Debian/Ubuntu: apt-get install python3-venv)"
