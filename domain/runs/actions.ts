@@ -114,7 +114,7 @@ export async function answerGate(
     if (undone) throw err;
     return em.fork().findOneOrFail(Run, runId);
   }
-  if (isObserved()) await observeGateWait(em, runId, answer.gate);
+  await observeGateWait(em, runId, answer.gate);
   // The run as the claim left it: the workflow takes the signal after this answer either way.
   return em.map(Run, claimed);
 }
@@ -122,9 +122,10 @@ export async function answerGate(
 /**
  * Reports how long the answered gate waited: since the run's last event of the gate's status, the one that
  * opened it (the workflow may have moved on by now). One indexed read, made only when an instrument listens;
- * its failure is not the answer's.
+ * its failure is not the answer's. Called once per gate, by the answer that decides it.
  */
-async function observeGateWait(em: EntityManager, runId: string, gate: GateAnswer['gate']): Promise<void> {
+export async function observeGateWait(em: EntityManager, runId: string, gate: GateAnswer['gate']): Promise<void> {
+  if (!isObserved()) return;
   const rows = await em
     .getConnection()
     .execute<Array<{ waited: number }>>(

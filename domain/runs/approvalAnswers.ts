@@ -11,7 +11,7 @@ import { approverKey, type IneligibleReason } from '../../workflows/approvalPoli
 import type { ApprovePayload, PendingAction, PolicyProgress } from '../../workflows/messages';
 import { ApiError } from '../errors';
 import { enqueue, relayNow, withdraw, type RelayDeps } from '../shared/outbox/relay';
-import { answerGate } from './actions';
+import { answerGate, observeGateWait } from './actions';
 import { isEligible, personOf, starterOf, type Answerer } from './approvers';
 
 /**
@@ -114,7 +114,9 @@ export async function answerPolicyGate(
       { kind: 'signal_run', runId, signal: 'approve', payload },
       { held: true, dedupeKey: answerKey(runId, gate.id, key) },
     );
-    return { run, entry, row };
+    // the answer that decides the gate: a rejection, or the last approval it needs
+    const decides = !answer.approved || decided.length + 1 >= gate.policy.required;
+    return { run, entry, row, decides };
   });
   if (!judged) return null;
   const { run, entry } = judged;
@@ -132,6 +134,7 @@ export async function answerPolicyGate(
       if (undone) throw err;
     }
   }
+  if ('decides' in judged && judged.decides) await observeGateWait(em, runId, 'approve');
   return run;
 }
 

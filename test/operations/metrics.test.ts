@@ -136,6 +136,31 @@ describe('metrics', () => {
     }
   }, 90_000);
 
+  it('times a gate under an approval policy once, when the answer that decides it comes', async () => {
+    const owner = await signUp(h);
+    await setPlan(h, owner.workspaceId, 'scale');
+    const auth = bearer(await createKey(h, owner, ['runs:read', 'runs:write', 'agents:write']));
+    const agent = await createAgent(h, auth, {
+      presetId: 'scripted',
+      settings: {
+        approval: 'before_output',
+        approvalPolicy: { approvers: { roles: ['owner'] }, required: 1, allowKeys: true, forbidSelfApproval: false },
+      },
+    });
+    const approvals = async () => sampleOf(await scrapeApi(), 'svc_gate_wait_seconds_count', { gate: 'approval' }) ?? 0;
+    const before = await approvals();
+    const run = await createRun(h, auth, { agentId: agent.id, input: { script: [{ final: { sent: true } }] } });
+    await waitForStatus(h, auth, run.id, 'needs_approval');
+    const res = await h.request(`/v1/runs/${run.id}/approve`, {
+      method: 'POST',
+      headers: auth,
+      json: { approved: true },
+    });
+    expect(res.status).toBe(202);
+    await waitForStatus(h, auth, run.id, 'succeeded');
+    expect(await approvals()).toBe(before + 1);
+  }, 60_000);
+
   it('counts a path no route declares as unmatched, once for all such paths', async () => {
     await h.request(`/no/such/path/${Date.now()}`);
     await h.request(`/no/such/path/${Date.now()}-2`);
