@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import ExcelJS from 'exceljs';
 import type { Identity } from '../identity/identity';
 import { csvTextCell } from '../shared/csv';
-import { microsToAmount } from './money';
+import { presentMoney } from './money';
 import { dateText } from './presenters';
 
 export const EXPORT_COLUMNS = [
@@ -74,12 +74,19 @@ async function* exportRows(
   }
 }
 
-function cells(row: ExportRow): Array<string | number | boolean> {
+/** An amount's exact decimal text as the API shows it (`-12.50`), never read through a float. */
+class Amount {
+  constructor(readonly text: string) {}
+}
+
+type Cell = string | number | boolean | Amount;
+
+function cells(row: ExportRow): Cell[] {
   return [
     row.id,
     dateText(row.date),
     row.description,
-    microsToAmount(row.amount_micros),
+    new Amount(presentMoney(row.amount_micros, row.currency).amount),
     row.currency,
     row.account,
     row.category ?? '',
@@ -90,12 +97,17 @@ function cells(row: ExportRow): Array<string | number | boolean> {
 }
 
 /**
- * One CSV cell: numbers and booleans as they print; text (a bank's description, a person's note) quoted
- * only when it must be, and kept from being read as a formula by a spreadsheet (domain/shared/csv.ts).
+ * One CSV cell: amounts as their exact text, booleans as they print; text (a bank's description, a person's
+ * note) quoted only when it must be, and kept from being read as a formula by a spreadsheet
+ * (domain/shared/csv.ts).
  */
-function csvCell(value: string | number | boolean): string {
+function csvCell(value: Cell): string {
+  if (value instanceof Amount) return value.text;
   return typeof value === 'string' ? csvTextCell(value, 'needed') : String(value);
 }
+
+/** One XLSX cell: an amount is a number cell, which a spreadsheet sums (its 15 significant digits hold it). */
+const xlsxCell = (value: Cell) => (value instanceof Amount ? Number(value.text) : value);
 
 /**
  * Streams the transactions as CSV (RFC 4180, with a header) or XLSX (ExcelJS's streaming writer). The
@@ -123,7 +135,7 @@ export function exportTransactions(
           const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false });
           const sheet = workbook.addWorksheet('Transactions');
           sheet.addRow([...EXPORT_COLUMNS]).commit();
-          for await (const row of rows) sheet.addRow(cells(row)).commit();
+          for await (const row of rows) sheet.addRow(cells(row).map(xlsxCell)).commit();
           sheet.commit();
           await workbook.commit();
         };

@@ -227,16 +227,17 @@ describe('finance ledger', () => {
     await error(call(h, 'GET', '/v1/finance/summary?groupBy=week', a), 400, 'validation_error');
   });
 
+  // CSV amounts are the API's exact decimal text (docs/api/finance.md#money), with the currency's minor digits
   it('streams the export as CSV and as XLSX', async () => {
     const csv = await call(h, 'GET', '/v1/finance/export?format=csv&from=2026-10-01&to=2026-10-03', a);
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     expect((await csv.text()).split('\r\n')).toEqual([
       'id,date,description,amount,currency,account,category,counterparty,note,reconciled',
-      expect.stringMatching(/^[0-9a-f-]{36},2026-10-01,Oak Street rent,-1200,USD,default,Rent,,,false$/),
-      expect.stringMatching(/^[0-9a-f-]{36},2026-10-02,Fresh Market groceries,-54.31,USD,default,,,,false$/),
+      expect.stringMatching(/^[0-9a-f-]{36},2026-10-01,Oak Street rent,-1200\.00,USD,default,Rent,,,false$/),
+      expect.stringMatching(/^[0-9a-f-]{36},2026-10-02,Fresh Market groceries,-54\.31,USD,default,,,,false$/),
       expect.stringMatching(
-        /^[0-9a-f-]{36},2026-10-03,Corner cafe,-4.5,USD,default,Dining,Corner Cafe LLC,team coffee,false$/,
+        /^[0-9a-f-]{36},2026-10-03,Corner cafe,-4\.50,USD,default,Dining,Corner Cafe LLC,team coffee,false$/,
       ),
       '',
     ]);
@@ -250,7 +251,7 @@ describe('finance ledger', () => {
     expect(sheet.getRow(2).getCell(4).value).toBe(3000);
   });
 
-  it('writes text a spreadsheet would run as a formula as text in the CSV export; amounts stay numbers', async () => {
+  it('writes text a spreadsheet would run as a formula as text in the CSV export; amounts are their exact text, never guarded', async () => {
     // a workspace of its own, so the other tests' counts do not move
     const owner = await signUp(h);
     const b = bearer(await createKey(h, owner, ['finance:read', 'finance:write', 'files:write']));
@@ -270,9 +271,9 @@ describe('finance ledger', () => {
     const lines = (await csv.text()).split('\r\n').map((line) => line.replace(/^[0-9a-f-]{36},/, ''));
     expect(lines).toEqual([
       'id,date,description,amount,currency,account,category,counterparty,note,reconciled',
-      `2026-10-05,"'=HYPERLINK(""http://evil.example/"",""refund"")",-10,USD,default,,'@SUM(A1),,false`,
-      "2026-10-06,'+1 555 0100 phone,-20,USD,default,,'-2+3,,false",
-      "2026-10-07,Plain shop,30,USD,default,,Plain Shop,'\tcmd|calc,false",
+      `2026-10-05,"'=HYPERLINK(""http://evil.example/"",""refund"")",-10.00,USD,default,,'@SUM(A1),,false`,
+      "2026-10-06,'+1 555 0100 phone,-20.00,USD,default,,'-2+3,,false",
+      "2026-10-07,Plain shop,30.00,USD,default,,Plain Shop,'\tcmd|calc,false",
       '',
     ]);
   });
