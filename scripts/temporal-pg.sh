@@ -228,6 +228,20 @@ launch() {
   svc_log "started the $role (pid $!, log $log)"
 }
 
+# Each process writes the cluster's record on its first start against an empty database; two doing it at
+# once make one fail on the duplicate key and exit. So the frontend starts once the core has written it.
+wait_cluster_metadata() {
+  local deadline=$((SECONDS + START_TIMEOUT))
+  until [[ "$(psql_admin -d "$DB" -tA <<<"SELECT count(*) FROM cluster_metadata_info" 2>/dev/null)" =~ ^[1-9] ]]; do
+    if ! role_pid core >/dev/null; then
+      svc_log_tail "$STATE_DIR/core.log"
+      svc_die "the Temporal core exited during startup; see $STATE_DIR/core.log"
+    fi
+    ((SECONDS < deadline)) || svc_die "the Temporal core wrote no cluster record within ${START_TIMEOUT}s; see $STATE_DIR/core.log"
+    sleep 0.2
+  done
+}
+
 missing_search_attributes() {
   local listed name
   listed="$(cli operator search-attribute list --namespace "$NAMESPACE" 2>/dev/null)" || return 1
@@ -314,6 +328,7 @@ svc_start() {
     else
       launch "$role"
     fi
+    [[ "$role" == core ]] && wait_cluster_metadata
   done
   wait_ready
   if [[ "${SVC_TEMPORAL_UI:-1}" != 0 ]] && ! role_pid ui >/dev/null; then launch_ui; fi
