@@ -17,14 +17,15 @@
 #   SVC_DATA_DIR                where its files live (default: .data/topology)
 #   SVC_PG_PORT                 the PostgreSQL cluster (scripts/postgres.sh; default 54330), user postgres
 #   SVC_TEMPORAL_DB             its database (default temporal; visibility in <db>_visibility)
-#   SVC_TEMPORAL_PORT           the frontend's gRPC port (default 7273); the services' own gRPC and
-#                               membership ports are the next seven (PORT+1 … PORT+7)
+#   SVC_TEMPORAL_PORT           the frontend's gRPC port (default 7273)
+#   SVC_TEMPORAL_INTERNAL_PORT  the first of seven more: the frontend's membership port, then the gRPC and
+#                               membership ports of history, matching and the system worker (default PORT+1)
 #   SVC_TEMPORAL_UI_PORT        Temporal UI on 127.0.0.1 (default: PORT + 1000); SVC_TEMPORAL_UI=0: no UI
 #   SVC_TEMPORAL_START_TIMEOUT  seconds to wait for readiness (default: 120)
 #   SVC_TEMPORAL_STOP_TIMEOUT   seconds between SIGTERM and SIGKILL on stop (default: 15)
 #
 # Files in $SVC_DATA_DIR/temporal-server: config/topology.yaml, dynamicconfig.yaml, ui-config/topology.yaml,
-# and a log and a pid file per process (frontend, core, ui).
+# schema.log (temporal-sql-tool's output), and a log and a pid file per process (frontend, core, ui).
 set -euo pipefail
 
 SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -38,6 +39,7 @@ PG_PORT="${SVC_PG_PORT:-54330}"
 DB="${SVC_TEMPORAL_DB:-temporal}"
 VIS_DB="${DB}_visibility"
 PORT="${SVC_TEMPORAL_PORT:-7273}"
+INTERNAL="${SVC_TEMPORAL_INTERNAL_PORT:-$((PORT + 1))}"
 UI_PORT="${SVC_TEMPORAL_UI_PORT:-$((PORT + 1000))}"
 START_TIMEOUT="${SVC_TEMPORAL_START_TIMEOUT:-120}"
 STOP_TIMEOUT="${SVC_TEMPORAL_STOP_TIMEOUT:-15}"
@@ -47,7 +49,8 @@ NAMESPACE=default
 # The workflows' search attributes, all Keyword (the same list as scripts/temporal.sh).
 SEARCH_ATTRIBUTES=(SvcWorkspaceId SvcAgentId SvcRunStatus)
 
-[[ "$PORT" =~ ^[0-9]+$ && "$PG_PORT" =~ ^[0-9]+$ ]] || svc_die "SVC_TEMPORAL_PORT and SVC_PG_PORT must be numbers"
+[[ "$PORT" =~ ^[0-9]+$ && "$INTERNAL" =~ ^[0-9]+$ && "$PG_PORT" =~ ^[0-9]+$ ]] ||
+  svc_die "SVC_TEMPORAL_PORT, SVC_TEMPORAL_INTERNAL_PORT and SVC_PG_PORT must be numbers"
 [[ "$DB" =~ ^[a-z_][a-z0-9_]*$ ]] || svc_die "SVC_TEMPORAL_DB must be a plain lower-case name"
 
 # --- state --------------------------------------------------------------------------------------
@@ -58,7 +61,7 @@ role_pid() {
   [[ -f "$file" ]] || return 1
   pid="$(cat "$file")"
   svc_pid_alive "$pid" || return 1
-  tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | grep -qx -- "$STATE_DIR" || return 1
+  tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | grep -qxF -e "$STATE_DIR" -e "$STATE_DIR/config/topology.yaml" || return 1
   printf '%s\n' "$pid"
 }
 
@@ -131,22 +134,22 @@ services:
   frontend:
     rpc:
       grpcPort: $PORT
-      membershipPort: $((PORT + 1))
+      membershipPort: $INTERNAL
       bindOnLocalHost: true
   history:
     rpc:
-      grpcPort: $((PORT + 2))
-      membershipPort: $((PORT + 3))
+      grpcPort: $((INTERNAL + 1))
+      membershipPort: $((INTERNAL + 2))
       bindOnLocalHost: true
   matching:
     rpc:
-      grpcPort: $((PORT + 4))
-      membershipPort: $((PORT + 5))
+      grpcPort: $((INTERNAL + 3))
+      membershipPort: $((INTERNAL + 4))
       bindOnLocalHost: true
   worker:
     rpc:
-      grpcPort: $((PORT + 6))
-      membershipPort: $((PORT + 7))
+      grpcPort: $((INTERNAL + 5))
+      membershipPort: $((INTERNAL + 6))
       bindOnLocalHost: true
 
 clusterMetadata:
@@ -180,10 +183,14 @@ system.forceSearchAttributesCacheRefreshOnRead:
 EOF
 }
 
+# Its statement-by-statement output goes to schema.log; on failure, the end of it is shown.
 sql_tool() {
-  local db="$1"
+  local db="$1" log="$STATE_DIR/schema.log"
   shift
-  "$SERVER_DIR/bin/temporal-sql-tool" --plugin postgres12 --ep 127.0.0.1 -p "$PG_PORT" -u postgres --db "$db" "$@"
+  if ! "$SERVER_DIR/bin/temporal-sql-tool" --plugin postgres12 --ep 127.0.0.1 -p "$PG_PORT" -u postgres --db "$db" "$@" >>"$log" 2>&1; then
+    svc_log_tail "$log"
+    svc_die "temporal-sql-tool $1 on $db failed; see $log"
+  fi
 }
 
 # Creates the database when missing, gives it the schema's version table when it has none, then moves it
@@ -193,13 +200,14 @@ ensure_schema() {
   exists="$(psql_admin -d postgres -tA -v db="$db" <<<"SELECT 1 FROM pg_database WHERE datname = :'db'")"
   if [[ "$exists" != 1 ]]; then
     svc_log "creating database $db"
-    sql_tool "$db" create-database >&2
+    sql_tool "$db" create-database
   fi
   if [[ "$(psql_admin -d "$db" -tA <<<"SELECT to_regclass('schema_version') IS NOT NULL")" != t ]]; then
     svc_log "setting up the schema of $db"
-    sql_tool "$db" setup-schema -v 0.0 >&2
+    sql_tool "$db" setup-schema -v 0.0
   fi
-  sql_tool "$db" update-schema -d "$versioned" >&2
+  svc_log "bringing the schema of $db to the newest version shipped with the server"
+  sql_tool "$db" update-schema -d "$versioned"
 }
 
 # --- processes ----------------------------------------------------------------------------------
@@ -214,10 +222,24 @@ launch() {
   [[ -f "$log" ]] && mv -f "$log" "$log.1"
   # setsid: its own process group, out of reach of a Ctrl-C at the calling terminal (the caller stops
   # it in order); 8>&-: the service lock stays with this script.
-  setsid "$SERVER_DIR/bin/temporal-server" --root "$STATE_DIR" --config config --env topology --allow-no-auth \
+  setsid "$SERVER_DIR/bin/temporal-server" --config-file "$STATE_DIR/config/topology.yaml" --allow-no-auth \
     start "${services[@]}" >>"$log" 2>&1 </dev/null 8>&- &
   echo $! >"$STATE_DIR/$role.pid"
   svc_log "started the $role (pid $!, log $log)"
+}
+
+# Each process writes the cluster's record on its first start against an empty database; two doing it at
+# once make one fail on the duplicate key and exit. So the frontend starts once the core has written it.
+wait_cluster_metadata() {
+  local deadline=$((SECONDS + START_TIMEOUT))
+  until [[ "$(psql_admin -d "$DB" -tA <<<"SELECT count(*) FROM cluster_metadata_info" 2>/dev/null)" =~ ^[1-9] ]]; do
+    if ! role_pid core >/dev/null; then
+      svc_log_tail "$STATE_DIR/core.log"
+      svc_die "the Temporal core exited during startup; see $STATE_DIR/core.log"
+    fi
+    ((SECONDS < deadline)) || svc_die "the Temporal core wrote no cluster record within ${START_TIMEOUT}s; see $STATE_DIR/core.log"
+    sleep 0.2
+  done
 }
 
 missing_search_attributes() {
@@ -294,8 +316,8 @@ svc_start() {
   mkdir -p "$STATE_DIR"
   write_config
   if ! role_pid core >/dev/null; then
-    for port in $(seq "$PORT" $((PORT + 7))); do
-      svc_port_in_use "$port" && svc_die "127.0.0.1:$port is taken by another process (Temporal needs $PORT..$((PORT + 7))); choose another SVC_TEMPORAL_PORT"
+    for port in "$PORT" $(seq "$INTERNAL" $((INTERNAL + 6))); do
+      svc_port_in_use "$port" && svc_die "127.0.0.1:$port is taken by another process (Temporal needs $PORT and $INTERNAL..$((INTERNAL + 6))); choose another SVC_TEMPORAL_PORT or SVC_TEMPORAL_INTERNAL_PORT"
     done
     ensure_schema "$DB" "$SERVER_DIR/schema/postgresql/v12/temporal/versioned"
     ensure_schema "$VIS_DB" "$SERVER_DIR/schema/postgresql/v12/visibility/versioned"
@@ -306,6 +328,7 @@ svc_start() {
     else
       launch "$role"
     fi
+    [[ "$role" == core ]] && wait_cluster_metadata
   done
   wait_ready
   if [[ "${SVC_TEMPORAL_UI:-1}" != 0 ]] && ! role_pid ui >/dev/null; then launch_ui; fi

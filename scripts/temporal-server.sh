@@ -4,7 +4,7 @@
 #   <dir>/bin/temporal-sql-tool   creates its databases and applies its schema versions
 #   <dir>/schema/postgresql/v12   the schema versions shipped in the module (temporal/, visibility/)
 #
-# Built from Temporal's Go module at a pinned version, cached in $ROOT/.tools/temporal-server-<version>/:
+# Built from Temporal's Go module at a pinned version, cached in $SVC_TOOLS_DIR/temporal-server-<version>/:
 # a directory that holds both binaries (each answering --version) is reused, so later runs take
 # milliseconds and need neither network nor compiler. The build is the same discipline as the CLI's
 # (scripts/temporal-cli.sh): a lock so that two starts never build into one directory together, older
@@ -19,6 +19,8 @@
 #   SVC_SKIP_INSTALL=1          use a built directory, fail rather than build
 #   SVC_GO_BUILD_JOBS=N         packages compiled at once (default 2; `go build -p`)
 #   SVC_TEMPORAL_SERVER_DIR     a directory laid out as above, used as it is (must work)
+#   SVC_TOOLS_DIR               where built tools are kept (default $ROOT/.tools); a fresh directory
+#                               shows what a clean clone does, without throwing away the kept builds
 #
 # Usage: bash scripts/temporal-server.sh       -> prints the directory on stdout, progress on stderr
 #        bash scripts/temporal-server.sh ui    -> prints the path of Temporal UI's server (`temporal-ui`),
@@ -32,6 +34,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 # Newest first; each builds into its own directory.
 SVC_TEMPORAL_SERVER_VERSIONS=(v1.32.0 v1.31.5)
 SVC_TEMPORAL_UI_VERSION=v2.54.1
+TOOLS_DIR="${SVC_TOOLS_DIR:-$SVC_ROOT/.tools}"
 
 svc__server_dir_works() {
   [[ -x "$1/bin/temporal-server" && -x "$1/bin/temporal-sql-tool" ]] &&
@@ -41,7 +44,7 @@ svc__server_dir_works() {
 }
 
 svc__server_dir() {
-  printf '%s/.tools/temporal-server-%s\n' "$SVC_ROOT" "${1#v}"
+  printf '%s/temporal-server-%s\n' "$TOOLS_DIR" "${1#v}"
 }
 
 # Builds `module/cmd/server@version` alone into $dir/bin/$name, in a throwaway module like the server's.
@@ -56,15 +59,15 @@ svc__go_build() {
 }
 
 svc_temporal_ui() {
-  local dir="$SVC_ROOT/.tools/temporal-ui-${SVC_TEMPORAL_UI_VERSION#v}" started=$SECONDS
+  local dir="$TOOLS_DIR/temporal-ui-${SVC_TEMPORAL_UI_VERSION#v}" started=$SECONDS
   if [[ -x "$dir/bin/temporal-ui" ]] && "$dir/bin/temporal-ui" --version >/dev/null 2>&1; then
     printf '%s\n' "$dir/bin/temporal-ui"
     return 0
   fi
   [[ "${SVC_SKIP_INSTALL:-0}" == 1 ]] && svc_die "Temporal UI is not built in $dir and SVC_SKIP_INSTALL=1 forbids building it"
   command -v go >/dev/null 2>&1 || svc_die "no Go toolchain to build Temporal UI"
-  mkdir -p "$SVC_ROOT/.tools"
-  exec 7>"$SVC_ROOT/.tools/.temporal-ui.lock"
+  mkdir -p "$TOOLS_DIR"
+  exec 7>"$TOOLS_DIR/.temporal-ui.lock"
   flock 7
   if ! [[ -x "$dir/bin/temporal-ui" ]]; then
     SVC_LOG_TAG=temporal-ui svc_log "building Temporal UI $SVC_TEMPORAL_UI_VERSION into $dir"
@@ -128,8 +131,8 @@ svc_temporal_server() {
     svc_die "no built Temporal server in $(svc__server_dir "${SVC_TEMPORAL_SERVER_VERSIONS[0]}") and SVC_SKIP_INSTALL=1 forbids building one (run bash scripts/temporal-server.sh once; it needs Go and the Go module proxy)"
   fi
   command -v go >/dev/null 2>&1 || svc_die "no Go toolchain to build the Temporal server (install Go ≥ 1.26, or set SVC_TEMPORAL_SERVER_DIR)"
-  mkdir -p "$SVC_ROOT/.tools"
-  exec 7>"$SVC_ROOT/.tools/.temporal-server.lock"
+  mkdir -p "$TOOLS_DIR"
+  exec 7>"$TOOLS_DIR/.temporal-server.lock"
   if ! flock -n 7; then
     SVC_LOG_TAG=temporal-server svc_log "another process is building the Temporal server; waiting for it..."
     flock 7

@@ -15,8 +15,11 @@
 #                                                     starts those itself), stop everything, exit with CMD's code
 #
 # Environment (defaults):
-#   SVC_DATA_DIR=.data/topology   SVC_PG_PORT=54330   SVC_PG_DB=svc   SVC_TEMPORAL_PORT=7273 (…7280)
-#   SVC_TOPOLOGY_PORT=4400: the entry point; the APIs on +1 and +2, moto on +3
+#   SVC_DATA_DIR=.data/topology   SVC_PG_PORT=54330   SVC_PG_DB=svc
+#   SVC_TEMPORAL_PORT=7273: the frontend; SVC_TEMPORAL_INTERNAL_PORT=PORT+1: the first of Temporal's seven
+#                           internal ports; SVC_TEMPORAL_UI_PORT=PORT+1000 (SVC_TEMPORAL_UI=0: no UI)
+#   SVC_TOPOLOGY_PORT=4400: the entry point; SVC_TOPOLOGY_API_PORTS=4401,4402: the two APIs;
+#                           SVC_TOPOLOGY_MOTO_PORT=4403: moto
 #   SVC_SECRETS_KEY: else one generated once into the data dir (a --fresh run makes a throwaway one)
 #   SVC_SKIP_INSTALL=1: never install or build (the Temporal server must be built already)
 # shellcheck disable=SC2317 # cleanup functions are called from traps
@@ -30,6 +33,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 : "${SVC_TEMPORAL_PORT:=7273}"
 : "${SVC_TOPOLOGY_PORT:=4400}"
 : "${SVC_TEMPORAL_UI_PORT:=$((SVC_TEMPORAL_PORT + 1000))}"
+: "${SVC_TOPOLOGY_API_PORTS:=$((SVC_TOPOLOGY_PORT + 1)),$((SVC_TOPOLOGY_PORT + 2))}"
+: "${SVC_TOPOLOGY_MOTO_PORT:=$((SVC_TOPOLOGY_PORT + 3))}"
 
 FRESH=0
 RUN=()
@@ -50,9 +55,12 @@ done
 source scripts/services.sh
 SVC_LOG_TAG=topology
 SVC_DATA_DIR="$(svc_abspath "$SVC_DATA_DIR")"
-export SVC_DATA_DIR SVC_PG_PORT SVC_PG_DB SVC_TEMPORAL_PORT SVC_TEMPORAL_UI_PORT SVC_TOPOLOGY_PORT
+export SVC_DATA_DIR SVC_PG_PORT SVC_PG_DB SVC_TEMPORAL_PORT SVC_TEMPORAL_UI_PORT SVC_TOPOLOGY_PORT SVC_TOPOLOGY_API_PORTS
 
-MOTO_PORT=$((SVC_TOPOLOGY_PORT + 3))
+[[ "$SVC_TOPOLOGY_PORT" =~ ^[0-9]+$ && "$SVC_TOPOLOGY_MOTO_PORT" =~ ^[0-9]+$ ]] ||
+  svc_die "SVC_TOPOLOGY_PORT and SVC_TOPOLOGY_MOTO_PORT must be numbers"
+[[ "$SVC_TOPOLOGY_API_PORTS" =~ ^[0-9]+,[0-9]+$ ]] || svc_die "SVC_TOPOLOGY_API_PORTS must be two ports, as in 4401,4402"
+MOTO_PORT="$SVC_TOPOLOGY_MOTO_PORT"
 MOTO_PID_FILE="$SVC_DATA_DIR/moto.pid"
 BUCKET=svc-topology
 STARTED=()
@@ -69,10 +77,12 @@ moto_start() {
     svc_log "moto already runs on 127.0.0.1:$MOTO_PORT, reusing it"
     return 0
   fi
-  svc_port_in_use "$MOTO_PORT" && svc_die "127.0.0.1:$MOTO_PORT (for moto) is taken by another process; choose another SVC_TOPOLOGY_PORT"
+  svc_port_in_use "$MOTO_PORT" && svc_die "127.0.0.1:$MOTO_PORT (for moto) is taken by another process; choose another SVC_TOPOLOGY_MOTO_PORT"
   server="$(bash scripts/moto.sh)"
   STARTED+=(moto)
-  setsid "$server" -H 127.0.0.1 -p "$MOTO_PORT" >>"$SVC_DATA_DIR/moto.log" 2>&1 </dev/null &
+  # through the venv's own python: the script's #! line names the path the venv was made at, which a venv
+  # shared between checkouts (a symlinked .tools/) may no longer have
+  setsid "$(dirname "$server")/python" "$server" -H 127.0.0.1 -p "$MOTO_PORT" >>"$SVC_DATA_DIR/moto.log" 2>&1 </dev/null &
   echo $! >"$MOTO_PID_FILE"
   deadline=$((SECONDS + 30))
   until curl -sf -o /dev/null "http://127.0.0.1:$MOTO_PORT/moto-api/"; do
@@ -89,6 +99,28 @@ moto_stop() {
   rm -f "$MOTO_PID_FILE"
 }
 
+# The APIs, workers and entry point (or the --run command) run in the background, so that a signal to this
+# script is handled at once (bash runs a trap only once its foreground command has ended) and handed on.
+CHILD=""
+on_signal() {
+  SIGNALLED="$1"
+  [[ -n "$CHILD" ]] && kill -TERM "$CHILD" 2>/dev/null
+  return 0
+}
+
+# Runs "$@" in the background and waits for it, through signals; sets rc to its exit code.
+run_child() {
+  "$@" &
+  CHILD=$!
+  while :; do
+    rc=0
+    wait "$CHILD" || rc=$?
+    # wait returns early (above 128) when a trapped signal arrives; the child is still stopping then
+    svc_pid_alive "$CHILD" || break
+  done
+  CHILD=""
+}
+
 # In reverse start order: Temporal before the PostgreSQL it writes to.
 cleanup() {
   local i name
@@ -101,9 +133,15 @@ cleanup() {
   done
   STARTED=()
 }
+SIGNALLED=""
 trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# Until the child runs, a signal stops the start-up.
+stop_now() {
+  on_signal "$1"
+  exit "$1"
+}
+trap 'stop_now 130' INT
+trap 'stop_now 143' TERM
 
 svc_install_deps
 
@@ -115,6 +153,11 @@ if ((FRESH)); then
   svc_throwaway_secrets_key
 fi
 mkdir -p "$SVC_DATA_DIR"
+
+for port in "$SVC_TOPOLOGY_PORT" ${SVC_TOPOLOGY_API_PORTS/,/ }; do
+  svc_port_in_use "$port" &&
+    svc_die "127.0.0.1:$port (for the entry point or an API) is taken by another process; choose other SVC_TOPOLOGY_PORT / SVC_TOPOLOGY_API_PORTS"
+done
 
 if [[ -z "${SVC_SECRETS_KEY:-}" ]]; then
   if [[ ! -s "$SVC_DATA_DIR/secrets.key" ]]; then
@@ -134,6 +177,10 @@ moto_start
 curl -sf -o /dev/null -X PUT "http://127.0.0.1:$MOTO_PORT/$BUCKET" || svc_die "could not make the bucket $BUCKET in moto"
 bash scripts/temporal-pg.sh status >/dev/null || STARTED+=(temporal-pg)
 bash scripts/temporal-pg.sh start
+if temporal_status="$(bash scripts/temporal-pg.sh status)" && [[ "$temporal_status" == *"UI http://"* ]]; then
+  # the console links a run to its workflow in Temporal UI
+  export SVC_TEMPORAL_UI_URL="http://127.0.0.1:$SVC_TEMPORAL_UI_PORT"
+fi
 
 export DATABASE_URL="postgres://postgres@127.0.0.1:$SVC_PG_PORT/$SVC_PG_DB"
 export TEMPORAL_ADDRESS="127.0.0.1:$SVC_TEMPORAL_PORT"
@@ -149,9 +196,12 @@ export SVC_PUBLIC_URL="http://127.0.0.1:$SVC_TOPOLOGY_PORT"
 svc_migrate >&2
 
 rc=0
+trap 'on_signal 130' INT
+trap 'on_signal 143' TERM
 if ((${#RUN[@]})); then
-  "${RUN[@]}" || rc=$?
+  run_child "${RUN[@]}"
 else
-  npx tsx scripts/topology/main.ts || rc=$?
+  run_child node_modules/.bin/tsx scripts/topology/main.ts
 fi
+[[ -n "$SIGNALLED" ]] && exit "$SIGNALLED"
 exit "$rc"

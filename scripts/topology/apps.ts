@@ -25,10 +25,14 @@ export interface TopologyPorts {
   apis: [number, number];
 }
 
-/** The ports scripts/topology.sh chose: the entry point on SVC_TOPOLOGY_PORT, the APIs on the next two. */
+/**
+ * The ports scripts/topology.sh chose: the entry point on SVC_TOPOLOGY_PORT, the APIs on
+ * SVC_TOPOLOGY_API_PORTS (`4401,4402`; by default the two after the entry point).
+ */
 export function topologyPorts(env: NodeJS.ProcessEnv = process.env): TopologyPorts {
   const entry = Number(env.SVC_TOPOLOGY_PORT ?? 4400);
-  return { entry, apis: [entry + 1, entry + 2] };
+  const [first, second] = (env.SVC_TOPOLOGY_API_PORTS ?? `${entry + 1},${entry + 2}`).split(',').map(Number);
+  return { entry, apis: [first, second] };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

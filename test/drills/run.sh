@@ -3,7 +3,7 @@
 # (the drills stop and restart both, so never those of dev or test). Starts from empty databases,
 # stops the services it started, exits non-zero when any drill fails.
 #
-#   npm run drill                       every drill but topology
+#   npm run drill                       every drill but topology; with SVC_DRILL_TOPOLOGY=1, topology too
 #   npm run drill -- topology           the production shape's drill (it needs the Temporal server built by
 #                                       scripts/temporal-server.sh: a cold Go build of many minutes)
 #   npm run drill -- api-kill           one (worker-kill, api-kill, temporal-restart, postgres-outage, webhook-receivers, eval-kill, flow-kill, conversation-kill, topology)
@@ -15,7 +15,9 @@
 #   SVC_DATA_DIR=.data/drill  SVC_PG_PORT=54323  SVC_PG_DB=svc_drill
 #   SVC_TEMPORAL_PORT=7263    SVC_TEMPORAL_UI_PORT=8263   DRILL_API_PORT=4410
 #   for topology: DRILL_TOPOLOGY_DATA_DIR=.data/drill-topology  DRILL_TOPOLOGY_PG_PORT=54333
-#                 DRILL_TOPOLOGY_TEMPORAL_PORT=7283 (…7290)  DRILL_TOPOLOGY_PORT=4420 (…4423)
+#                 DRILL_TOPOLOGY_TEMPORAL_PORT=7283 (and the next seven, or from DRILL_TOPOLOGY_TEMPORAL_INTERNAL_PORT)
+#                 DRILL_TOPOLOGY_PORT=4420 (the entry point; the APIs on the next two, moto on the third, or
+#                 DRILL_TOPOLOGY_API_PORTS=a,b and DRILL_TOPOLOGY_MOTO_PORT)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -32,6 +34,7 @@ CLASSIC=()
 TOPOLOGY=0
 if (($# == 0)); then
   CLASSIC=(all)
+  [[ "${SVC_DRILL_TOPOLOGY:-0}" == 1 ]] && TOPOLOGY=1
 else
   for name in "$@"; do
     if [[ "$name" == topology ]]; then TOPOLOGY=1; else CLASSIC+=("$name"); fi
@@ -74,17 +77,27 @@ if ((${#CLASSIC[@]})); then
 fi
 
 if ((TOPOLOGY)); then
-  svc_log "running the topology drill on the production shape (scripts/topology.sh --fresh)"
   code=0
-  (
-    export SVC_DATA_DIR="${DRILL_TOPOLOGY_DATA_DIR:-.data/drill-topology}"
-    export SVC_PG_PORT="${DRILL_TOPOLOGY_PG_PORT:-54333}" SVC_PG_DB=svc_drill
-    export SVC_TEMPORAL_PORT="${DRILL_TOPOLOGY_TEMPORAL_PORT:-7283}"
-    export SVC_TOPOLOGY_PORT="${DRILL_TOPOLOGY_PORT:-4420}"
-    export SVC_TEMPORAL_UI=0
-    unset SVC_SECRETS_KEY SVC_AUTO_PORTS
-    bash scripts/topology.sh --fresh --run npx tsx test/drills/topology.ts
-  ) | tee .data/drill-topology.out || code=$?
+  # Said first and plainly: without a built server the drill cannot run at all, and a build is many minutes.
+  if ! server_dir="$(bash scripts/temporal-server.sh)"; then
+    echo "VERDICT topology: FAIL (no Temporal server binary: build it once with bash scripts/temporal-server.sh, or set SVC_TEMPORAL_SERVER_DIR; see the message above)" |
+      tee .data/drill-topology.out
+    code=1
+  else
+    svc_log "running the topology drill on the production shape (scripts/topology.sh --fresh; Temporal server in $server_dir)"
+    (
+      export SVC_DATA_DIR="${DRILL_TOPOLOGY_DATA_DIR:-.data/drill-topology}"
+      export SVC_PG_PORT="${DRILL_TOPOLOGY_PG_PORT:-54333}" SVC_PG_DB=svc_drill
+      export SVC_TEMPORAL_PORT="${DRILL_TOPOLOGY_TEMPORAL_PORT:-7283}"
+      export SVC_TOPOLOGY_PORT="${DRILL_TOPOLOGY_PORT:-4420}"
+      export SVC_TEMPORAL_UI=0
+      unset SVC_SECRETS_KEY SVC_AUTO_PORTS SVC_TEMPORAL_INTERNAL_PORT SVC_TOPOLOGY_API_PORTS SVC_TOPOLOGY_MOTO_PORT
+      [[ -n "${DRILL_TOPOLOGY_TEMPORAL_INTERNAL_PORT:-}" ]] && export SVC_TEMPORAL_INTERNAL_PORT="$DRILL_TOPOLOGY_TEMPORAL_INTERNAL_PORT"
+      [[ -n "${DRILL_TOPOLOGY_API_PORTS:-}" ]] && export SVC_TOPOLOGY_API_PORTS="$DRILL_TOPOLOGY_API_PORTS"
+      [[ -n "${DRILL_TOPOLOGY_MOTO_PORT:-}" ]] && export SVC_TOPOLOGY_MOTO_PORT="$DRILL_TOPOLOGY_MOTO_PORT"
+      bash scripts/topology.sh --fresh --run node_modules/.bin/tsx test/drills/topology.ts
+    ) | tee .data/drill-topology.out || code=$?
+  fi
   ((code == 0)) || rc=$code
   grep -q '^VERDICT topology: PASS' .data/drill-topology.out && TOTAL_PASSED=$((TOTAL_PASSED + 1))
   TOTAL_RUN=$((TOTAL_RUN + 1))

@@ -10,7 +10,7 @@ const MAX_ATTEMPTS = 3;
 /**
  * Every run announced `run.needs_approval` and `run.succeeded` at least once; no event reached the receiver
  * more often than one delivery's attempts allow (at-least-once, not more), and the delivery log holds one
- * delivery per event.
+ * delivery per event (a run's `run.needs_approval` or `run.succeeded`: each happens once per run here).
  */
 export async function checkWebhooks(
   client: DrillClient,
@@ -46,7 +46,7 @@ export async function checkWebhooks(
   );
   const repeated = [...perEvent.values()].filter((n) => n > 1).length;
 
-  const log: Array<{ eventId: string }> = [];
+  const log: Array<{ runId: string; type: string }> = [];
   let cursor: string | null = null;
   do {
     const page: any = await client.expect(
@@ -58,17 +58,21 @@ export async function checkWebhooks(
     cursor = page.nextCursor;
   } while (cursor);
   const byEvent = new Map<string, number>();
-  for (const d of log) byEvent.set(d.eventId, (byEvent.get(d.eventId) ?? 0) + 1);
+  for (const d of log) byEvent.set(`${d.runId} ${d.type}`, (byEvent.get(`${d.runId} ${d.type}`) ?? 0) + 1);
   const doubled = [...byEvent].filter(([, n]) => n > 1);
   checks.ok(doubled.length === 0, `${doubled.length} events with more than one delivery in the log`);
   return `${want.length - missing.length}/${want.length} events delivered (${received.length} requests, ${repeated} events retried, ${doubled.length} doubled deliveries)`;
 }
 
-/** One charge per run, and the balance moved by exactly the runs' ledger rows (hold, charge, release). */
+/**
+ * One charge per run, none for a run whose start was given up, and the balance moved by exactly the runs'
+ * ledger rows (hold, charge, release).
+ */
 export async function checkCharges(
   orm: Orm,
   workspaceId: string,
   runIds: string[],
+  givenUp: string[],
   before: number,
   checks: Checks,
 ): Promise<string> {
@@ -77,11 +81,18 @@ export async function checkCharges(
   const charges: Array<{ run_id: string; n: number; total: string }> = await conn.execute(
     `select run_id, count(*) filter (where kind = 'charge')::int as n, sum(amount_micros)::bigint as total
      from ledger_entries where run_id in (?) group by run_id`,
-    [runIds],
+    [[...runIds, ...givenUp]],
   );
+  const unstarted = new Set(givenUp);
   const twice = charges.filter((c) => c.n > 1);
-  const uncharged = runIds.length - charges.filter((c) => c.n === 1).length - twice.length;
+  // settling such a run writes a charge of 0 next to its hold and release: its rows sum to nothing
+  const wrongly = charges.filter((c) => unstarted.has(c.run_id) && Number(c.total) !== 0);
+  const uncharged = runIds.length - charges.filter((c) => !unstarted.has(c.run_id) && c.n === 1).length - twice.length;
   checks.ok(twice.length === 0, `${twice.length} runs charged more than once`);
+  checks.ok(
+    wrongly.length === 0,
+    `${wrongly.length} runs whose start was given up cost something: ${JSON.stringify(wrongly.slice(0, 3))}`,
+  );
   checks.ok(uncharged === 0, `${uncharged} succeeded runs without a charge`);
   const [{ balance: after }] = await conn.execute(
     'select credit_balance_micros::bigint as balance from workspaces where id = ?',
