@@ -4,7 +4,7 @@ import type { Identity } from '../identity/identity';
 import type { Scope } from '../identity/scopes';
 import { HIGHLIGHT, searchKnowledge } from '../knowledge/search';
 
-/** What workspace search covers (docs/api/search.md); `flows` is accepted and finds nothing until flows exist. */
+/** What workspace search covers (docs/api/search.md). */
 export const SEARCH_TYPES = ['runs', 'agents', 'files', 'knowledge', 'flows'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
 
@@ -86,6 +86,16 @@ async function searchFiles(em: EntityManager, workspaceId: string, q: string, li
   return rows.map((r) => ({ type: 'files', id: r.id, title: r.title, snippet: markedExcerpt(r.body, q) }));
 }
 
+async function searchFlows(em: EntityManager, workspaceId: string, q: string, limit: number): Promise<SearchHit[]> {
+  const rows = await em.getConnection().execute<Row[]>(
+    `select id, name as title, name || coalesce(' · ' || description, '') as body from flows
+     where workspace_id = ? and (name ilike ? escape '\\' or description ilike ? escape '\\')
+     order by created_at desc, id desc limit ?`,
+    [workspaceId, containsPattern(q), containsPattern(q), limit],
+  );
+  return rows.map((r) => ({ type: 'flows', id: r.id, title: r.title, snippet: markedExcerpt(r.body, q) }));
+}
+
 async function searchType(
   em: EntityManager,
   type: SearchType,
@@ -108,7 +118,7 @@ async function searchType(
         snippet: h.snippet,
       }));
     case 'flows':
-      return [];
+      return searchFlows(em, workspaceId, q, limit);
   }
 }
 

@@ -29,6 +29,8 @@ describe('workspace search', () => {
         'agents:write',
         'files:read',
         'files:write',
+        'flows:read',
+        'flows:manage',
       ]),
     );
     word = `zq${randomUUID().slice(0, 8)}`;
@@ -47,6 +49,18 @@ describe('workspace search', () => {
       json: { title: 'Notes', text: `The ${word} protocol is documented here.` },
     });
     ids.knowledge = (await doc.json()).id;
+    const flow = await h.request('/v1/flows', {
+      method: 'POST',
+      headers: all,
+      json: {
+        name: 'Weekly digest',
+        description: `Sends the ${word} digest`,
+        trigger: { type: 'manual' },
+        steps: [{ name: 'wait', type: 'delay', seconds: 1 }],
+      },
+    });
+    expect(flow.status).toBe(201);
+    ids.flows = (await flow.json()).id;
   }, 60_000);
   afterAll(() => h.close());
 
@@ -55,21 +69,24 @@ describe('workspace search', () => {
     return { status: res.status, body: await res.json() };
   };
 
-  it('finds runs, agents, files and knowledge with marked snippets; flows are accepted and empty', async () => {
+  it('finds runs, agents, files, knowledge and flows with marked snippets', async () => {
     const { status, body } = await search(all, `q=${word}`);
     expect(status).toBe(200);
     const byType = Object.fromEntries(body.results.map((r: any) => [r.type, r]));
-    expect(Object.keys(byType).sort()).toEqual(['agents', 'files', 'knowledge', 'runs']);
-    for (const type of ['agents', 'files', 'knowledge', 'runs']) {
+    expect(Object.keys(byType).sort()).toEqual(['agents', 'files', 'flows', 'knowledge', 'runs']);
+    for (const type of ['agents', 'files', 'flows', 'knowledge', 'runs']) {
       expect(byType[type]).toEqual({ type, id: ids[type], title: expect.any(String), snippet: expect.any(String) });
       expect([type, byType[type].snippet]).toEqual([type, expect.stringContaining(`<mark>${word}</mark>`)]);
     }
     expect(byType.agents.title).toBe(`Agent ${word} one`);
     expect(byType.files.title).toBe(`${word}.txt`);
+    expect(byType.flows).toMatchObject({
+      title: 'Weekly digest',
+      snippet: `Weekly digest · Sends the <mark>${word}</mark> digest`,
+    });
 
     const only = await search(all, `q=${word}&types=files,flows`);
-    expect(only.body.results.map((r: any) => r.type)).toEqual(['files']);
-    expect((await search(all, `q=${word}&types=flows`)).body).toEqual({ results: [] });
+    expect(only.body.results.map((r: any) => r.type)).toEqual(['files', 'flows']);
     expect((await search(all, `q=${ids.runs}&types=runs`)).body.results.map((r: any) => r.id)).toEqual([ids.runs]);
     expect((await search(all, `q=${word}&limit=2`)).body.results).toHaveLength(2);
     // LIKE wildcards are literal
@@ -91,7 +108,7 @@ describe('workspace search', () => {
     const member = await signUp(h);
     await addMember(h, member.userId, owner.workspaceId, 'member');
     const asMember = { cookie: member.cookie, 'X-Workspace-Id': owner.workspaceId };
-    expect((await search(asMember, `q=${word}`)).body.results).toHaveLength(4);
+    expect((await search(asMember, `q=${word}`)).body.results).toHaveLength(5);
   });
 
   it("never shows another workspace's rows", async () => {
