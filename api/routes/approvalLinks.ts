@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { confirmLink, openLink, type LinkPage } from '../../domain/runs/linkAnswers';
+import { confirmFlowLink, openFlowLink } from '../../domain/flows/linkAnswers';
+import { confirmRunLink, openRunLink } from '../../domain/runs/linkAnswers';
+import { checkLink, type LinkKind, type LinkPage } from '../../domain/shared/approvalLinks';
 import type { RelayDeps } from '../../domain/shared/outbox/relay';
 import type { Config } from '../../platform/config';
 import { requestMeta } from '../auditContext';
@@ -11,6 +13,8 @@ import { defineRoute, type RouteDef } from './route';
  * The one-click links of approval e-mails (docs/api/runs.md#one-click-links), outside `/v1` and without a
  * credential: the token in the path is one. GET shows a confirm form and answers nothing (mail scanners
  * follow links); its POST gives the answer. Every outcome is a page with status 200, saying what happened.
+ * A token names what it answers, a run's gate or a flow run's approval step; the area of that kind checks
+ * and answers it.
  */
 const params = z.object({ token: z.string().min(1).max(1000) });
 type Params = z.infer<typeof params>;
@@ -43,18 +47,15 @@ function page(ctx: AppContext, shown: LinkPage, action: string): void {
 function body(shown: LinkPage, action: string): string {
   switch (shown.kind) {
     case 'confirm': {
-      const verb = shown.claim.decision === 'approve' ? 'Approve' : 'Reject';
-      const proposal = shown.gate.tool
-        ? `The tool <code>${escapeHtml(shown.gate.tool)}</code> with <pre>${escapeHtml(JSON.stringify(shown.gate.args ?? {}, null, 2))}</pre>`
-        : `The output <pre>${escapeHtml(JSON.stringify(shown.gate.proposedOutput ?? null, null, 2).slice(0, 20_000))}</pre>`;
-      return `<p>Run <code>${escapeHtml(shown.claim.runId)}</code> waits for approval (${shown.gate.remaining} more needed).</p>
-<p>${proposal}</p>
+      const verb = shown.decision === 'approve' ? 'Approve' : 'Reject';
+      return `<p>${escapeHtml(shown.asks)}</p>
+<p>${escapeHtml(shown.shows.caption)}</p><pre>${escapeHtml(shown.shows.text)}</pre>
 <form method="post" action="${escapeHtml(action)}"><button type="submit">${verb}</button></form>`;
     }
     case 'answered':
-      return shown.claim.decision === 'approve'
+      return shown.decision === 'approve'
         ? `<p>Your approval is recorded.${shown.remaining > 0 ? ` ${shown.remaining} more needed.` : ''}</p>`
-        : '<p>Your rejection is recorded; the run is rejected.</p>';
+        : `<p>Your rejection is recorded; the ${escapeHtml(shown.subject)} is rejected.</p>`;
     case 'refused':
       return `<p>${escapeHtml(shown.message)}.</p>`;
     case 'expired':
@@ -62,11 +63,17 @@ function body(shown: LinkPage, action: string): string {
     case 'used':
       return '<p>You have already answered this approval. Nothing changed.</p>';
     case 'closed':
-      return '<p>The run has moved on (decided, expired or cancelled). Nothing was answered.</p>';
+      return '<p>The approval has moved on (decided, expired or cancelled). Nothing was answered.</p>';
     case 'invalid':
       return '<p>Nothing was answered. Use the link from the latest e-mail.</p>';
   }
 }
+
+/** Each kind of link, answered by its area. */
+const ANSWERERS: Record<LinkKind, { open: typeof openRunLink; confirm: typeof confirmRunLink }> = {
+  run: { open: openRunLink, confirm: confirmRunLink },
+  flow_run: { open: openFlowLink, confirm: confirmFlowLink },
+};
 
 /** The routes of the links; `config.secretKeys` verifies their tokens. */
 export function approvalLinkRoutes(deps: RelayDeps & { config: Pick<Config, 'temporal' | 'secretKeys'> }): RouteDef[] {
@@ -81,22 +88,30 @@ export function approvalLinkRoutes(deps: RelayDeps & { config: Pick<Config, 'tem
       ...base,
       method: 'GET',
       path: '/approvals/:token',
-      summary: 'The confirm page of a one-click approval link (answers nothing)',
+      summary: "The confirm page of a one-click approval link, to a run's gate or a flow run's step (answers nothing)",
       async handler(ctx, { params: p }) {
-        page(ctx, await openLink(ctx.state.em, deps.config.secretKeys, p.token), ctx.path);
+        const checked = checkLink(deps.config.secretKeys, p.token);
+        const shown =
+          'page' in checked ? checked.page : await ANSWERERS[checked.claim.kind].open(ctx.state.em, checked.claim);
+        page(ctx, shown, ctx.path);
       },
     }),
     defineRoute<undefined, undefined, Params>({
       ...base,
       method: 'POST',
       path: '/approvals/:token',
-      summary: 'Give the answer of a one-click approval link',
+      summary: "Give the answer of a one-click approval link, to a run's gate or a flow run's step",
       rawBody: {
         contentTypes: ['application/x-www-form-urlencoded'],
         description: 'Empty: the token carries the answer',
       },
       async handler(ctx, { params: p }) {
-        page(ctx, await confirmLink(deps, ctx.state.em, deps.config.secretKeys, p.token, requestMeta(ctx)), ctx.path);
+        const checked = checkLink(deps.config.secretKeys, p.token);
+        const shown =
+          'page' in checked
+            ? checked.page
+            : await ANSWERERS[checked.claim.kind].confirm(deps, ctx.state.em, checked.claim, requestMeta(ctx));
+        page(ctx, shown, ctx.path);
       },
     }),
   ];

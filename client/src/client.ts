@@ -27,6 +27,7 @@ import { WhatsApp } from './resources/whatsapp.js';
 import { Webhooks } from './resources/webhooks.js';
 import { DataSources } from './resources/data-sources.js';
 import { SavedTables } from './resources/saved-tables.js';
+import { Workspace } from './resources/workspace.js';
 
 /** Options of the {@link Svc} constructor. */
 export interface SvcOptions {
@@ -106,6 +107,8 @@ export class Svc {
   readonly dataSources: DataSources;
   /** Saved tables: reads of data sources kept as tables. */
   readonly savedTables: SavedTables;
+  /** The workspace's members and their roles. */
+  readonly workspace: Workspace;
   /** Resolved service address (no trailing slash). */
   readonly baseUrl: string;
 
@@ -160,6 +163,7 @@ export class Svc {
     this.search = new Search(this.http);
     this.dataSources = new DataSources(this.http);
     this.savedTables = new SavedTables(this.http);
+    this.workspace = new Workspace(this.http);
   }
 
   /**

@@ -49,6 +49,7 @@ export type { UsageResource } from './resources/usage.js';
 export type { Webhooks } from './resources/webhooks.js';
 export type { DataSources } from './resources/data-sources.js';
 export type { SavedTables } from './resources/saved-tables.js';
+export type { Workspace } from './resources/workspace.js';
 export {
   RUN_STATUSES,
   TERMINAL_STATUSES,
@@ -71,3 +72,4 @@ export type * from './app-types.js';
 export type * from './phone-types.js';
 export type * from './whatsapp-types.js';
 export type * from './finance-types.js';
+export type * from './workspace-types.js';

@@ -90,6 +90,7 @@ import type {
 } from './conversation-types.js';
 import type { Eval, EvalCase, EvalResult, EvalRun, Proposal, ProposalChanges } from './eval-types.js';
 import type { Flow, FlowRun, FlowTemplate } from './flow-types.js';
+import type { WorkspaceMember } from './workspace-types.js';
 import type {
   WhatsAppAccount,
   WhatsAppConversation,
@@ -197,6 +198,13 @@ export const PROJECT_MEMBER_FIELDS = {
   createdAt: R,
   updatedAt: R,
 } as const satisfies Fields<ProjectMember>;
+
+export const WORKSPACE_MEMBER_FIELDS = {
+  userId: R,
+  email: R,
+  name: N,
+  role: R,
+} as const satisfies Fields<WorkspaceMember>;
 
 export const PRICE_LIST_FIELDS = {
   id: R,

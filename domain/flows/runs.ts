@@ -13,16 +13,17 @@ import type { AuditContext } from '../audit/context';
 import { recordAudit } from '../audit/record';
 import { ApiError, errors } from '../errors';
 import type { Identity } from '../identity/identity';
-import { enqueue, relayNow, release } from '../shared/outbox/relay';
+import { enqueue, relayNow, release, type RelayDeps } from '../shared/outbox/relay';
 import { findPage } from '../shared/pagination';
 import { flowPolicyGateOf, judgeFlowPolicyAnswer } from './approvalAnswers';
 import { findFlow, findFlowRun } from './find';
 import type { FlowDeps } from './flows';
 import { presentFlowRun, type FlowRunView } from './presenters';
+import type { Answerer } from '../runs/approvers';
 import { onBehalfOfCaller, principalColumns, type OnBehalfOf } from '../runs/runGate';
 
 /** Makes the call of a committed row now; when Temporal does not answer, the outbox sweep makes it. */
-async function relayOrLeave(deps: FlowDeps, em: EntityManager, entry: OutboxEntry): Promise<void> {
+async function relayOrLeave(deps: RelayDeps, em: EntityManager, entry: OutboxEntry): Promise<void> {
   await relayNow(deps, em, entry).catch((err) => release(em, [entry.id], err));
 }
 
@@ -108,30 +109,34 @@ function invalidState(run: FlowRun): ApiError {
 }
 
 /**
- * Answers the approval a flow run waits for. Without a policy the answer is claimed on the row (a second
- * answer is 409 `run.invalid_state`); under one, the person's answer is judged and claimed
- * (approvalAnswers.ts), and the workflow counts it. The signal, naming the approval it answers, commits
- * with the claim in the outbox, and so does the answer's audit entry (`flow_run.approved` or
- * `flow_run.rejected`). A rejection fails the flow run with `flow.rejected`.
+ * Answers the approval a flow run waits for (`POST /v1/flow-runs/{id}/approval`, and a one-click link's
+ * confirmation, which names the approval `actionId` it was sent for: another one is 409 `run.invalid_state`).
+ * Without a policy the answer is claimed on the row (a second answer is 409 `run.invalid_state`); under one,
+ * the person's answer is judged and claimed (approvalAnswers.ts), and the workflow counts it. The signal,
+ * naming the approval it answers, commits with the claim in the outbox, and so does the answer's audit entry
+ * (`flow_run.approved` or `flow_run.rejected`). A rejection fails the flow run with `flow.rejected`.
  */
 export async function answerFlowApproval(
-  deps: FlowDeps,
+  deps: RelayDeps,
   em: EntityManager,
-  identity: Identity,
+  who: Answerer,
   id: string,
   answer: { approved: boolean; comment?: string },
   audit: AuditContext,
+  actionId?: string,
 ): Promise<FlowRunView> {
-  await findFlowRun(em, identity.workspaceId, id);
+  await findFlowRun(em, who.workspaceId, id);
   let entry!: OutboxEntry;
   const run = await em.transactional(async (tx) => {
     const row = await tx.findOneOrFail(FlowRun, id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     const pending = row.pendingApproval;
-    if (row.status !== 'waiting_approval' || !pending) throw invalidState(row);
+    if (row.status !== 'waiting_approval' || !pending || (actionId && actionId !== pending.id)) {
+      throw invalidState(row);
+    }
     const gate = flowPolicyGateOf(pending);
     let payload: ApprovalPayload;
     if (gate) {
-      payload = await judgeFlowPolicyAnswer(tx, row, gate, identity, answer, () => invalidState(row));
+      payload = await judgeFlowPolicyAnswer(tx, row, gate, who, answer, () => invalidState(row));
     } else {
       if (row.answeredActionId === pending.id) throw invalidState(row);
       row.answeredActionId = pending.id;

@@ -3,14 +3,14 @@ import { GateAnswer } from '../../db/entities/GateAnswer';
 import { Run } from '../../db/entities/Run';
 import type { Config } from '../../platform/config';
 import type { Mailer } from '../../platform/mailer';
-import { signLink } from './approvalLinks';
+import { approvalLinks, linkExpiry } from '../shared/approvalLinks';
 import { policyGateOf, type PolicyGate } from './approvalAnswers';
 import { approversOf, eligibleMembers, starterOf } from './approvers';
 
 /**
  * Tells the approvers of a gate under a policy (docs/api/runs.md#approval-policies): one e-mail through the
  * mailer to each eligible person who has not answered (the run's starter left out when they may not
- * approve), with the proposal and a signed one-click link for each decision (approvalLinks.ts). Sent when
+ * approve), with the proposal and a signed one-click link for each decision (shared/approvalLinks.ts). Sent when
  * the gate opens, at each reminder and when it escalates.
  */
 
@@ -19,8 +19,6 @@ export interface NoticeDeps {
   config: Pick<Config, 'publicUrl' | 'secretKeys'>;
 }
 
-/** Without an expiry a link lives a week: long enough for a person, short enough for a stolen mail to go stale. */
-const DEFAULT_LINK_SECONDS = 7 * 86_400;
 /** The proposal as the mail shows it, cut so a large output does not make a huge mail. */
 const PROPOSAL_CHARS = 2000;
 
@@ -46,34 +44,29 @@ export async function notifyApprovers(
   const members = await eligibleMembers(em, run.workspaceId, approversOf(gate));
   const answered = new Set((await em.find(GateAnswer, { runId, actionId })).map((a) => a.userId));
   const starter = gate.policy.forbidSelfApproval ? await starterOf(em, run) : null;
-  const expiresAt = gate.expiresAt
-    ? Math.floor(Date.parse(gate.expiresAt) / 1000)
-    : Math.floor(Date.now() / 1000) + DEFAULT_LINK_SECONDS;
+  const expiresAt = linkExpiry(gate.expiresAt);
   let sent = 0;
   for (const member of members) {
     if (answered.has(member.userId) || starter?.userId === member.userId) continue;
-    const link = (decision: 'approve' | 'reject') => {
-      const token = signLink(deps.config.secretKeys, {
-        workspaceId: run.workspaceId,
-        runId,
-        actionId,
-        userId: member.userId,
-        decision,
-        expiresAt,
-      });
-      return token ? `${deps.config.publicUrl}/approvals/${token}` : null;
-    };
+    const links = approvalLinks(deps.config, {
+      kind: 'run',
+      workspaceId: run.workspaceId,
+      subjectId: runId,
+      actionId,
+      userId: member.userId,
+      expiresAt,
+    });
     await deps.mailer.send({
       to: member.email,
       subject: `${SUBJECTS[reason]}: run ${runId}`,
-      text: mailText(run, gate, link('approve'), link('reject')),
+      text: mailText(run, gate, links),
     });
     sent++;
   }
   return sent;
 }
 
-function mailText(run: Run, gate: PolicyGate, approve: string | null, reject: string | null): string {
+function mailText(run: Run, gate: PolicyGate, links: { approve: string; reject: string } | null): string {
   const proposal = gate.tool
     ? `The run wants to call the tool ${gate.tool} with:\n${JSON.stringify(gate.args ?? {}, null, 2)}`
     : `The run proposes this output:\n${JSON.stringify(gate.proposedOutput ?? null, null, 2)}`;
@@ -84,7 +77,7 @@ function mailText(run: Run, gate: PolicyGate, approve: string | null, reject: st
     '',
   ];
   if (gate.expiresAt) lines.push(`It expires at ${gate.expiresAt}.`, '');
-  if (approve && reject) lines.push(`Approve: ${approve}`, `Reject: ${reject}`, '');
+  if (links) lines.push(`Approve: ${links.approve}`, `Reject: ${links.reject}`, '');
   lines.push(`Or answer with POST /v1/runs/${run.id}/approve {"actionId":"${gate.id}","approved":true}.`);
   return lines.join('\n');
 }

@@ -211,6 +211,7 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('projects.members', (s) => s.projects.members(ID).toArray(), S.PROJECT_MEMBER_FIELDS, paged('members')),
   call('projects.setMember', (s) => s.projects.setMember(ID, ID2, { role: 'editor' }), S.PROJECT_MEMBER_FIELDS),
   call('projects.removeMember', (s) => s.projects.removeMember(ID, ID2), null),
+  call('workspace.setMember', (s) => s.workspace.setMember(ID, { role: 'admin' }), S.WORKSPACE_MEMBER_FIELDS),
 
   call('flows.create', (s) => s.flows.create({ templateId: 'approval-gated-http', name: 'f' }), S.FLOW_FIELDS),
   call('flows.list', (s) => s.flows.list({ limit: 5, projectId: ID2 }).toArray(), S.FLOW_FIELDS, paged('flows')),
@@ -275,8 +276,9 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('runs.steps', (s) => s.runs.steps(ID), S.RUN_STEP_FIELDS, paged('steps')),
   call('runs.stepPages', (s) => s.runs.stepPages(ID, { limit: 5 }).toArray(), S.RUN_STEP_FIELDS, paged('steps')),
   call('runs.input', (s) => s.runs.input(ID, { answer: 'x', actionId: 'a' }), S.RUN_FIELDS),
-  call('runs.approve', (s) => s.runs.approve(ID, { approved: true }), S.RUN_FIELDS),
-  call('runs.review', (s) => s.runs.review(ID, { accept: true, correctedOutput: 1 }), S.RUN_FIELDS),
+  // each names its action: without one the client reads the run first, and the recorder's 404 ends the call there
+  call('runs.approve', (s) => s.runs.approve(ID, { approved: true, actionId: 'a' }), S.RUN_FIELDS),
+  call('runs.review', (s) => s.runs.review(ID, { accept: true, correctedOutput: 1, actionId: 'a' }), S.RUN_FIELDS),
   call('runs.feedback', (s) => s.runs.feedback(ID, { rating: 5 }), S.FEEDBACK_FIELDS),
   call('runs.cancel', (s) => s.runs.cancel(ID), S.RUN_FIELDS),
   call('runs.share', (s) => s.runs.share(ID), S.RUN_SHARE_FIELDS),
@@ -442,6 +444,30 @@ export const CLIENT_CALLS: ClientCall[] = [
     keys: ['results'],
     items: 'results',
   }),
+];
+
+/**
+ * Operations of the OpenAPI document that no client method calls, each with why: they answer without an
+ * API key (a session, a token in the path, nothing), or are the operator's. A path ending in `*` names every
+ * operation under it.
+ */
+export const NOT_IN_CLIENT: Array<[string, string]> = [
+  ['* /v1/console/*', "the console's session routes; the client holds an API key"],
+  ['* /approvals/*', 'one-click links of approval e-mails, opened in a browser'],
+  ['* /hooks/*', "providers' and flow triggers' inbound calls, authenticated by their token"],
+  ['* /shared/*', 'shared run dashboards, public by their token'],
+  ['* /apps/*', "published apps' public pages"],
+  ['GET /healthz', "the operator's probe"],
+  ['GET /readyz', "the operator's probe"],
+  ['GET /v1/openapi.json', 'the document itself'],
+  // no method yet: reachable through `svc.request`
+  ['* /v1/folders*', "the file library's folders"],
+  ['PATCH /v1/files/{id}', 'renaming or moving a file'],
+  ['GET /v1/agents/{id}/definition', "a local runner's read of an agent"],
+  ['POST /v1/local-runs', "a local runner's report"],
+  ['GET /v1/presets', 'the presets catalogue'],
+  ['GET /v1/models', 'the models catalogue'],
+  ['GET /v1/tools', 'the tools catalogue'],
 ];
 
 /** Methods on the resource prototypes that are not public API (TypeScript `private`). */

@@ -1,5 +1,5 @@
 /**
- * `@svc/client` against the REAL service: usage and balance, API key management, and every error family
+ * `@svc/client` against the REAL service: usage and balance, API key management, members' roles, and every error family
  * the service produces mapped to its SvcError subclass with code, status, details and requestId —
  * including a real 429 from the per-key rate limit, retried after its Retry-After.
  */
@@ -15,9 +15,9 @@ import {
   SvcError,
   ValidationError,
 } from '../../client/src/index.js';
-import { API_KEY_FIELDS, CREATED_API_KEY_FIELDS } from '../../client/src/schema.js';
+import { API_KEY_FIELDS, CREATED_API_KEY_FIELDS, WORKSPACE_MEMBER_FIELDS } from '../../client/src/schema.js';
 import { runAdmin } from '../../scripts/admin';
-import { freshRateWindow } from '../helpers/factories';
+import { addMember, freshRateWindow, signUp } from '../helpers/factories';
 import type { Harness } from '../helpers/harness';
 import { startRunStack } from '../helpers/worker';
 import { clientWorkspace, rejectionOf, today } from './e2e-helpers';
@@ -108,6 +108,34 @@ describe('client e2e: API keys', () => {
     expect(ids).toHaveLength(106); // 105 plus the test's own key
     expect(new Set(ids).size).toBe(106);
     expect(ids).toEqual(expect.arrayContaining(made.map((k) => k.id)));
+  });
+});
+
+describe('client e2e: workspace members', () => {
+  it("changes a member's role, which their session then has; refuses a stranger, the last owner and a lesser key", async () => {
+    const { svc, account } = await clientWorkspace(h);
+    const colleague = await signUp(h, { name: 'Colleague' });
+    await addMember(h, colleague.userId, account.workspaceId, 'member');
+
+    const promoted = await svc.workspace.setMember(colleague.userId, { role: 'admin' });
+    expect(Object.keys(promoted).sort()).toEqual(Object.keys(WORKSPACE_MEMBER_FIELDS).sort());
+    expect(promoted).toEqual({ userId: colleague.userId, email: colleague.email, name: 'Colleague', role: 'admin' });
+    const me = await (await h.request('/v1/console/me', { headers: { cookie: colleague.cookie } })).json();
+    expect(me.workspaces).toContainEqual(expect.objectContaining({ id: account.workspaceId, role: 'admin' }));
+
+    const stranger = await rejectionOf(svc.workspace.setMember(randomUUID(), { role: 'admin' }));
+    expect(stranger).toBeInstanceOf(NotFoundError);
+    const lastOwner = await rejectionOf(svc.workspace.setMember(account.userId, { role: 'member' }));
+    expect(lastOwner).toBeInstanceOf(ConflictError);
+    expect(lastOwner).toMatchObject({ status: 409, code: 'conflict' });
+
+    const reader = new Svc({
+      apiKey: (await svc.apiKeys.create({ name: 'reader', scopes: ['runs:read'] })).key,
+      baseUrl: h.url,
+    });
+    const lesser = await rejectionOf(reader.workspace.setMember(colleague.userId, { role: 'owner' }));
+    expect(lesser).toBeInstanceOf(PermissionError);
+    expect(await svc.workspace.setMember(colleague.userId, { role: 'admin' })).toMatchObject({ role: 'admin' });
   });
 });
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Svc } from '../../client/src/index.js';
 import { startApi, type Harness } from '../helpers/harness';
-import { CLIENT_CALLS, INTERNAL_METHODS, NESTED, recordRequests, type Recorded } from './client-routes';
+import { CLIENT_CALLS, INTERNAL_METHODS, NESTED, NOT_IN_CLIENT, recordRequests, type Recorded } from './client-routes';
 
 type Schema = {
   type?: string | string[];
@@ -135,6 +135,7 @@ describe('client vs. the served OpenAPI document', () => {
       'usage',
       'webhooks',
       'whatsapp',
+      'workspace',
     ]);
     const methods = resources.flatMap(([name, resource]) =>
       Object.getOwnPropertyNames(Object.getPrototypeOf(resource))
@@ -144,6 +145,22 @@ describe('client vs. the served OpenAPI document', () => {
     const tabled = CLIENT_CALLS.map((c) => c.name);
     expect(methods.filter((m) => !INTERNAL_METHODS.includes(m)).sort()).toEqual([...tabled].sort());
     expect(new Set(tabled).size).toBe(tabled.length);
+  });
+
+  it('calls every operation the document declares, save the named exceptions', () => {
+    const called = new Set([...recordings.values()].flat().map((r) => operation(r).key));
+    const excepted = (key: string) =>
+      NOT_IN_CLIENT.some(([pattern]) => {
+        const [method, path] = pattern.split(' ') as [string, string];
+        const [m, p] = key.split(' ') as [string, string];
+        return (method === '*' || method === m) && (path.endsWith('*') ? p.startsWith(path.slice(0, -1)) : p === path);
+      });
+    const declared = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(declared.filter((key) => !called.has(key) && !excepted(key)).sort()).toEqual([]);
+    // an exception a client method calls is no exception
+    expect([...called].filter(excepted)).toEqual([]);
   });
 
   it.each(CLIENT_CALLS.map((c) => [c.name, c] as const))('%s sends a request the document declares', (name) => {

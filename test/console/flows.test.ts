@@ -133,8 +133,9 @@ describe('console flows', () => {
     const { flowRunId } = (await fired.json()) as { flowRunId: string };
 
     await s.go('/inbox');
-    await page.getByRole('heading', { name: 'Flow approvals' }).waitFor();
-    const card = page.locator('li.card', { hasText: `flow run ${flowRunId.slice(0, 8)}` });
+    // no policy: anyone whose role may answer flow approvals is asked
+    const mine = page.getByRole('list', { name: 'Flow approvals waiting on you' });
+    const card = mine.locator('li.card', { hasText: `flow run ${flowRunId.slice(0, 8)}` });
     await card.getByText('Step approve asks: Ship v2?').waitFor();
     await checkPage(page, 'inbox-flow-approval');
     await card.getByLabel('Comment (optional)').fill('looks right');
@@ -154,6 +155,50 @@ describe('console flows', () => {
     // the inbox has nothing left to answer
     await s.go('/inbox');
     await page.getByText('Nothing is waiting for you.').waitFor();
+  });
+
+  it('splits flow approvals under a policy into waiting on you and on others, with the policy and approvals so far', async () => {
+    const { page } = s;
+    const waitingRun = async (name: string, approvalPolicy: Record<string, unknown>) => {
+      const steps = [{ name: 'sign', type: 'approval', message: `${name}?`, approvalPolicy }];
+      const flow = await ok(
+        s.asSession('/v1/flows', { method: 'POST', json: { name, trigger: { type: 'manual' }, steps } }),
+        201,
+      );
+      const run = await ok(s.asSession(`/v1/flows/${flow.id}/run`, { method: 'POST', json: {} }), 202);
+      await pollUntil(
+        20_000,
+        async () => (await s.asSession(`/v1/flow-runs/${run.id}`)).json(),
+        (r) => Boolean(r.pendingApproval),
+      );
+      return run.id as string;
+    };
+    const named = { approvers: { userIds: [s.account.userId] }, required: 1, forbidSelfApproval: false };
+    const mineId = await waitingRun('Named', named);
+    const theirsId = await waitingRun('Admins', { approvers: { roles: ['admin'] }, required: 2 });
+
+    await s.go('/inbox');
+    const mine = page
+      .getByRole('list', { name: 'Flow approvals waiting on you' })
+      .locator('li.card', { hasText: `flow run ${mineId.slice(0, 8)}` });
+    await mine.getByText(`1 approval needed from user ${s.account.userId.slice(0, 8)}`).waitFor();
+    const theirs = page
+      .getByRole('list', { name: 'Flow approvals waiting on others' })
+      .locator('li.card', { hasText: `flow run ${theirsId.slice(0, 8)}` });
+    await theirs.getByText('2 approvals needed from admins; 2 still missing.').waitFor();
+    await theirs.getByText('No approvals yet.').waitFor();
+    await checkPage(page, 'inbox-flow-policies');
+
+    await mine.getByRole('button', { name: 'Approve' }).click();
+    const done = await pollUntil(
+      20_000,
+      async () => (await s.asSession(`/v1/flow-runs/${mineId}`)).json(),
+      (r) => ['succeeded', 'failed'].includes(r.status),
+    );
+    expect(done.status).toBe('succeeded');
+    await s.go(`/flow-runs/${theirsId}`);
+    await page.getByLabel('Approval policy').getByText('2 approvals needed from admins').waitFor();
+    await ok(s.asSession(`/v1/flow-runs/${theirsId}/cancel`, { method: 'POST' }), 202);
   });
 
   it('rotates the webhook URL, pauses and resumes, and cancels a run started by hand', async () => {

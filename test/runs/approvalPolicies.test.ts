@@ -1,6 +1,6 @@
 import type { Mail } from '../../platform/mailer';
 import { runWorkflowId } from '../../workflows/messages';
-import { signLink } from '../../domain/runs/approvalLinks';
+import { signLink } from '../../domain/shared/approvalLinks';
 import type { Harness } from '../helpers/harness';
 import { addMember, bearer, createKey, setPlan, signUp, type Account } from '../helpers/factories';
 import { createAgent, createRun, waitForStatus } from '../helpers/runs';
@@ -274,8 +274,9 @@ describe('approval policies', () => {
     expect(await again.text()).toContain('already used');
 
     const expired = signLink(h.config.secretKeys, {
+      kind: 'run',
       workspaceId,
-      runId: run.id,
+      subjectId: run.id,
       actionId: run.pendingAction.id,
       userId: members[1].userId,
       decision: 'approve',

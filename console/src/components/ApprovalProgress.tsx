@@ -1,22 +1,39 @@
-import type { PendingAction, Role } from '../types';
+import type { ApprovalPolicy, GateApproval, Role } from '../types';
 import { when } from './format';
 
 /**
- * Whether the signed-in person is asked to answer `action`: any gate without a policy (anyone who may
- * write runs answers it), or a gate whose approvers name them (by role or id, `escalateTo` once escalated)
- * that they have not answered yet. The service still decides (self-approval is only known there).
+ * An approval as far as its policy goes: a run's pending action, or the approval step a flow run waits at
+ * (`pendingApproval`, which has no `type`).
  */
-export function waitsOnMe(action: PendingAction | null, me: { userId: string; role: Role }): boolean {
+export interface PolicyApproval {
+  type?: string;
+  policy?: ApprovalPolicy;
+  approvals?: GateApproval[];
+  remaining?: number;
+  expiresAt?: string | null;
+  escalated?: boolean;
+}
+
+/**
+ * Whether the signed-in person is asked to answer `action`: any gate without a policy (anyone whose role
+ * may answer it: `mayAnswer`), or an approval whose approvers name them (by role or id, `escalateTo` once
+ * escalated) that they have not answered yet. The service still decides (self-approval is only known there).
+ */
+export function waitsOnMe(
+  action: PolicyApproval | null,
+  me: { userId: string; role: Role },
+  mayAnswer = true,
+): boolean {
   if (!action) return false;
   const policy = action.policy;
-  if (action.type !== 'approval' || !policy) return true;
+  if ((action.type !== undefined && action.type !== 'approval') || !policy) return mayAnswer;
   if (action.approvals?.some((a) => a.userId === me.userId)) return false;
   const sets = action.escalated && policy.escalateTo ? [policy.approvers, policy.escalateTo] : [policy.approvers];
   return sets.some((s) => s.roles?.includes(me.role) || s.userIds?.includes(me.userId));
 }
 
-/** The policy of an approval gate and the approvals counted so far. */
-export function ApprovalProgress({ action }: { action: PendingAction }) {
+/** The policy of an approval (a run's gate, a flow run's step) and the approvals counted so far. */
+export function ApprovalProgress({ action }: { action: PolicyApproval }) {
   const policy = action.policy;
   if (!policy) return null;
   const who = [

@@ -14,10 +14,10 @@ import { useSession } from '../session';
 import { WAITING, type Run } from '../types';
 
 /**
- * Every run waiting on a person, newest first, polled so it stays live: those waiting on you (a gate you
- * may answer and have not) apart from those waiting on others (approvals under a policy that does not
- * name you, or that you already gave); then the flow runs waiting at an approval step. A finance
- * reconciliation's gate shows its proposed matches as a table.
+ * Every run and flow run waiting on a person, newest first, polled so it stays live: those waiting on you (a
+ * gate or approval step you may answer and have not) apart from those waiting on others (approvals under a
+ * policy that does not name you, or that you already gave; a flow approval without a policy when your role
+ * may not answer it). A finance reconciliation's gate shows its proposed matches as a table.
  */
 export function InboxPage() {
   const { can, me, workspace } = useSession();
@@ -42,24 +42,26 @@ export function InboxPage() {
   const person = { userId: me.user.id, role: workspace.role };
   const mine = runs.filter((r) => waitsOnMe(r.pendingAction, person));
   const others = runs.filter((r) => !waitsOnMe(r.pendingAction, person));
+  const mayAnswerFlows = can('flows:manage');
+  const myFlows = waitingFlows.filter((r) => waitsOnMe(r.pendingApproval, person, mayAnswerFlows));
+  const othersFlows = waitingFlows.filter((r) => !waitsOnMe(r.pendingApproval, person, mayAnswerFlows));
+  const any = runs.length + waitingFlows.length > 0;
   return (
     <section>
       <h1>Inbox</h1>
       <p className="muted">
-        Runs waiting for a person: answer their questions, approve or reject, review their output.
+        Runs and flow runs waiting for a person: answer their questions, approve or reject, review their output.
       </p>
       {pending ? <Loading what="Loading waiting runs" /> : null}
       <ErrorBox error={error} title="Could not load the inbox" />
-      {!pending && !error && runs.length === 0 && waitingFlows.length === 0 ? (
-        <Empty>Nothing is waiting for you.</Empty>
-      ) : null}
-      {runs.length ? <h2>Waiting on you</h2> : null}
-      {runs.length && !mine.length ? <Empty>Nothing is waiting on you.</Empty> : null}
+      {!pending && !error && !any ? <Empty>Nothing is waiting for you.</Empty> : null}
+      {any ? <h2>Waiting on you</h2> : null}
+      {any && !mine.length && !myFlows.length ? <Empty>Nothing is waiting on you.</Empty> : null}
       <RunCards runs={mine} name={name} canWrite={can('runs:write')} />
-      {others.length ? <h2>Waiting on others</h2> : null}
+      <FlowApprovalCards runs={myFlows} canAnswer={mayAnswerFlows} label="Flow approvals waiting on you" />
+      {others.length || othersFlows.length ? <h2>Waiting on others</h2> : null}
       <RunCards runs={others} name={name} canWrite={can('runs:write')} />
-      {waitingFlows.length ? <h2>Flow approvals</h2> : null}
-      <FlowApprovalCards runs={waitingFlows} canAnswer={can('flows:manage')} />
+      <FlowApprovalCards runs={othersFlows} canAnswer={mayAnswerFlows} label="Flow approvals waiting on others" />
     </section>
   );
 }
@@ -91,16 +93,20 @@ function RunCards({ runs, name, canWrite }: { runs: Run[]; name: (id: string) =>
   );
 }
 
-/** One card per flow run waiting at an approval step, with the approve and reject form. */
-function FlowApprovalCards({ runs, canAnswer }: { runs: FlowRun[]; canAnswer: boolean }) {
+/**
+ * One card per flow run waiting at an approval step: the policy and the approvals so far, and the approve
+ * and reject form (the service refuses an answer the policy does not admit, and the form says why).
+ */
+function FlowApprovalCards({ runs, canAnswer, label }: { runs: FlowRun[]; canAnswer: boolean; label: string }) {
   const flows = useQuery({
     queryKey: ['flows'],
     queryFn: () => api<{ flows: Flow[] }>('/v1/flows?limit=100'),
     enabled: runs.length > 0,
   });
+  if (!runs.length) return null;
   const flowName = (id: string) => flows.data?.flows.find((f) => f.id === id)?.name ?? `flow ${shortId(id)}`;
   return (
-    <ul className="cards">
+    <ul className="cards" aria-label={label}>
       {runs.map((run) => (
         <li key={`${run.id}-${run.pendingApproval?.id}`} className="card">
           <h3 className="card-title">
@@ -109,6 +115,7 @@ function FlowApprovalCards({ runs, canAnswer }: { runs: FlowRun[]; canAnswer: bo
             </Link>
           </h3>
           <p className="small muted">Started {when(run.createdAt)}</p>
+          {run.pendingApproval ? <ApprovalProgress action={run.pendingApproval} /> : null}
           {canAnswer ? (
             <FlowApprovalForm run={run} />
           ) : (

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api } from '../api';
-import { ApprovalProgress } from '../components/ApprovalProgress';
+import { ApprovalProgress, waitsOnMe } from '../components/ApprovalProgress';
 import { GateForm } from '../components/GateForm';
 import { ErrorBox, QueryState } from '../components/States';
 import { StatusBadge } from '../components/StatusBadge';
@@ -16,7 +16,8 @@ import { downloadFile } from '../upload';
 export function RunDetailPage() {
   const { id = '' } = useParams();
   const client = useQueryClient();
-  const { can, settings } = useSession();
+  const { can, settings, me, workspace } = useSession();
+  const person = { userId: me.user.id, role: workspace.role };
   const name = useAgentNames();
   const run = useQuery({
     queryKey: ['run', id],
@@ -92,7 +93,7 @@ export function RunDetailPage() {
               <ErrorBox error={cancel.error} title="Could not cancel" />
               {r.pendingAction && can('runs:write') ? (
                 <div className="panel">
-                  <h2>Waiting for you</h2>
+                  <h2>{waitsOnMe(r.pendingAction, person) ? 'Waiting for you' : 'Waiting on others'}</h2>
                   <ApprovalProgress action={r.pendingAction} />
                   <GateForm key={r.pendingAction.id} run={r} />
                 </div>

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, ApiError } from '../../api';
+import { ApprovalProgress } from '../../components/ApprovalProgress';
 import { FlowApprovalForm } from '../../components/FlowApprovalForm';
 import { ErrorBox, QueryState } from '../../components/States';
 import { json, shortId, when } from '../../components/format';
@@ -10,7 +11,10 @@ import { FlowStatusBadge } from './FlowBadges';
 import { isFlowRunDone, type FlowRun } from './flowApi';
 import './flows.css';
 
-/** One flow run: its status, the timeline of its steps, the approval it waits for, cancel. */
+/**
+ * One flow run: its status, the timeline of its steps, the approval it waits for (under a policy: the
+ * policy, the approvals so far and how many are missing), cancel.
+ */
 export function FlowRunPage() {
   const { id = '' } = useParams();
   const run = useQuery({
@@ -58,6 +62,7 @@ function FlowRunView({ run }: { run: FlowRun }) {
           <strong>{run.error.code}:</strong> {run.error.message}
         </div>
       ) : null}
+      {run.pendingApproval?.policy ? <ApprovalProgress action={run.pendingApproval} /> : null}
       {run.pendingApproval && can('flows:manage') ? <FlowApprovalForm run={run} /> : null}
       {run.pendingApproval && !can('flows:manage') ? (
         <p className="notice">Waiting for approval: {run.pendingApproval.message}</p>
