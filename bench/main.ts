@@ -28,6 +28,8 @@ import { replicasCase } from './cases/replicas';
 import { freePort } from './lib/ports';
 import { soakCase } from './cases/soak';
 import { soakBaselineCase } from './cases/soakBaseline';
+import { bigTablesCase } from './cases/bigTables';
+import { runCostCase } from './cases/runCost';
 
 /**
  * `npm run bench` (through bench/run.sh, which starts PostgreSQL and Temporal on the bench's own
@@ -48,10 +50,12 @@ const CASES: Record<string, (ctx: BenchContext) => Promise<CaseResult>> = {
   replicas: replicasCase,
   soak: soakCase,
   soakbase: soakBaselineCase,
+  'big-tables': bigTablesCase,
+  'run-cost': runCostCase,
 };
 
 /** Cases that run only when BENCH_CASES names them: too long for the default run (bench/README.md). */
-const OPT_IN = new Set(['soak', 'soakbase']);
+const OPT_IN = new Set(['soak', 'soakbase', 'big-tables', 'run-cost']);
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
 
@@ -70,6 +74,8 @@ function machine() {
 async function main(): Promise<void> {
   const defaults = Object.keys(CASES).filter((name) => !OPT_IN.has(name));
   const only = (process.env.BENCH_CASES ?? defaults.join(',')).split(',').filter(Boolean);
+  const unknown = only.filter((name) => !CASES[name]);
+  if (unknown.length) throw new Error(`no case ${unknown.join(', ')} (cases: ${Object.keys(CASES).join(', ')})`);
   const dataDir = process.env.SVC_DATA_DIR ?? path.join(ROOT, '.data/bench');
   const logDir = path.join(dataDir, 'logs');
   const stamp = Date.now();
@@ -78,6 +84,8 @@ async function main(): Promise<void> {
     // one line per request, as in production, but into a file (see bench/README.md)
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     SVC_ALLOW_PRIVATE_WEBHOOKS: '1',
+    // the run-cost case's flow POSTs to a receiver on 127.0.0.1
+    SVC_ALLOW_PRIVATE_EGRESS: '1',
     SVC_SIGNUP_RATE_PER_MIN: '10000',
     // case 5 subscribes 100 receivers in one workspace (the default cap is 25), and their first attempts go
     // at once, as the defaults' 25 subscriptions do under 25 slots; fewer slots than subscriptions would queue

@@ -5,6 +5,7 @@
 #
 #   npm run bench -- --repeat 5   five runs back to back, each from empty databases; every target is
 #                                 judged on the median of the five (bench/summarize.ts)
+#   npm run bench -- big-tables   the cases named (here an opt-in one), as BENCH_CASES=big-tables would
 #   npm run bench -- --quick      a smoke run: cases 1, 2, 3 and 8 for 2 s each, a short warm-up; writes
 #                                 .data/bench/quick.json, never bench/results/latest.json
 #
@@ -16,6 +17,9 @@
 #   BENCH_TEMPORAL_TUNING=1   0 = Temporal dev server with scripts/temporal.sh's settings only
 #   BENCH_CASES=create,e2e,gate,read,webhooks,knowledge,finance,turns,replicas   a subset, in this order
 #                             soak (opt-in, not in the default list): BENCH_SOAK_MINUTES=10, see bench/README.md
+#                             big-tables, run-cost (opt-in): a run of opt-in cases alone writes
+#                             $SVC_DATA_DIR/<cases>.json, never bench/results/latest.json; big-tables
+#                             removes the bench's PostgreSQL data (gigabytes) once the run is over
 #   BENCH_TURNS_RUNS=5        runs of each length in the turns case
 #   BENCH_REPLICAS_IDEMPOTENT=50   keys sent to both APIs at once in the replicas case
 #   BENCH_SECONDS=10 BENCH_WARMUP_SECONDS=3 BENCH_CONNECTIONS=10 BENCH_CONCURRENCY=8
@@ -30,9 +34,12 @@ while [[ $# -gt 0 ]]; do
     --repeat) repeat="${2:-}"; shift 2 ;;
     --repeat=*) repeat="${1#--repeat=}"; shift ;;
     --quick) quick=1; shift ;;
-    *) echo "bench/run.sh: unknown argument $1 (--repeat N, --quick)" >&2; exit 2 ;;
+    -*) echo "bench/run.sh: unknown argument $1 (--repeat N, --quick, case names)" >&2; exit 2 ;;
+    *) named="${named:+$named,}$1"; shift ;;
   esac
 done
+# `npm run bench -- big-tables run-cost`: cases by name, as BENCH_CASES would name them
+if [[ -n "${named:-}" ]]; then export BENCH_CASES="$named"; fi
 if ! [[ "$repeat" =~ ^[1-9][0-9]*$ ]]; then
   echo "bench/run.sh: --repeat takes a whole number of runs, at least 1" >&2
   exit 2
@@ -87,9 +94,23 @@ for ((i = 1; i <= repeat; i++)); do
   svc_log "run $i of $repeat: bench/main.ts (DATABASE_URL=$DATABASE_URL TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS)"
   BENCH_OUTPUT="$runs_dir/run-$i.json" npx tsx bench/main.ts || rc=$?
   svc_services_down
+  # the big-tables case leaves gigabytes of seeded rows: the bench database goes with them
+  if [[ ",${BENCH_CASES:-}," == *,big-tables,* && "$BENCH_KEEP_DATA" != 1 ]]; then rm -rf "$SVC_DATA_DIR/pg"; fi
   [[ "$rc" == 0 ]] || exit "$rc"
   outputs+=("$runs_dir/run-$i.json")
 done
 
-if [[ "$quick" == 1 ]]; then out="$SVC_DATA_DIR/quick.json"; else out=bench/results/latest.json; fi
+# Opt-in cases alone (big-tables, run-cost, soak, soakbase) are not the verdict's runs: their numbers go beside
+# the data, and bench/README.md and docs/capacity.md quote them.
+opt_in_only=0
+if [[ -n "${BENCH_CASES:-}" && ! ",$BENCH_CASES," =~ ,(create|e2e|gate|read|webhooks|knowledge|finance|turns|replicas), ]]; then
+  opt_in_only=1
+fi
+if [[ "$quick" == 1 ]]; then
+  out="$SVC_DATA_DIR/quick.json"
+elif [[ "$opt_in_only" == 1 ]]; then
+  out="$SVC_DATA_DIR/${BENCH_CASES//,/-}.json"
+else
+  out=bench/results/latest.json
+fi
 npx tsx bench/summarize.ts "$out" "${outputs[@]}"

@@ -43,7 +43,7 @@ function machineBusy(): number {
 }
 
 /** CPU time (ms) of the roots and all their descendants. */
-function treeCpu(roots: number[]): number {
+export function treeCpu(roots: number[]): number {
   const parent = new Map<number, number>();
   const cpu = new Map<number, number>();
   for (const entry of fs.readdirSync('/proc')) {

@@ -65,6 +65,31 @@ function batchSql(table: string, t: PlannedTable): string {
 const OUTBOX_SQL = `delete from "outbox" where "id" in (
     select "id" from "outbox" where "done_at" < now() - make_interval(days => ?) order by "done_at" limit ?) returning 1`;
 
+/** Where a sweep of one table has got to: the last row it looked at. */
+export interface BatchCursor {
+  ts: string;
+  pk: string;
+}
+
+/**
+ * One batch's statement over `table` and its parameters, after `cursor` (from the start without one). Its
+ * own function so that the benchmark can EXPLAIN the very statement a sweep runs (bench/README.md).
+ */
+export function purgeBatchStatement(
+  table: Exclude<RetentionTable, 'outbox'>,
+  daysByPlan: Record<Plan, number>,
+  batchSize: number,
+  cursor?: BatchCursor,
+): { sql: string; params: unknown[] } {
+  const planned = PLANNED[table];
+  const days = Object.values(daysByPlan);
+  const from = cursor ?? { ts: '-infinity', pk: planned.lowest };
+  return {
+    sql: batchSql(table, planned),
+    params: [JSON.stringify(daysByPlan), Math.max(...days), Math.min(...days), from.ts, from.pk, batchSize],
+  };
+}
+
 export interface PurgeOptions {
   /** Days each plan keeps (domain/retention/policy.ts). */
   daysByPlan: Record<Plan, number>;
@@ -91,21 +116,10 @@ export async function purgeExpired(em: EntityManager, table: RetentionTable, opt
       if (n < opts.batchSize) return deleted;
     }
   }
-  const planned = PLANNED[table];
-  const days = Object.values(opts.daysByPlan);
-  const shortest = Math.min(...days);
-  const longest = Math.max(...days);
-  const sql = batchSql(table, planned);
-  let cursor = { ts: '-infinity', pk: planned.lowest };
+  let cursor: BatchCursor | undefined;
   for (;;) {
-    const rows: Array<{ deleted: number; ts: string; pk: string }> = await conn.execute(sql, [
-      JSON.stringify(opts.daysByPlan),
-      longest,
-      shortest,
-      cursor.ts,
-      cursor.pk,
-      opts.batchSize,
-    ]);
+    const { sql, params } = purgeBatchStatement(table, opts.daysByPlan, opts.batchSize, cursor);
+    const rows: Array<{ deleted: number; ts: string; pk: string }> = await conn.execute(sql, params);
     if (rows.length === 0) return deleted;
     deleted += rows[0].deleted;
     cursor = { ts: rows[0].ts, pk: rows[0].pk };
