@@ -39,6 +39,7 @@ export function createActivities(deps: ActivityDeps) {
     createMailer({
       smtpUrl: deps.config.smtpUrl,
       from: deps.config.mailFrom,
+      dir: deps.config.mailDir,
       logger: createLogger(deps.config.logLevel),
     });
   return {

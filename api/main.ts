@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const orm = await initOrm(config.databaseUrl, config.dbPoolMax);
   const temporal = createTemporal(config.temporal);
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger, dir: config.mailDir });
   const { app, close: closeApp } = createApp({ config, orm, logger, temporal, mailer });
   const server = app.listen(config.port, config.host, () => logger.info({ port: config.port }, 'api listening'));
   const recovery = startRunRecovery({ orm, temporal, config, logger });

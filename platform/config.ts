@@ -101,6 +101,7 @@ const envSchema = z.object({
   SVC_DNS_SERVERS: dnsServers,
   SVC_SMTP_URL: z.string().optional(),
   SVC_MAIL_FROM: z.string().default('svc <no-reply@svc.local>'),
+  SVC_MAIL_DIR: z.string().default(''),
   SVC_OPENAI_BASE_URL: z.string().optional(),
   SVC_OPENAI_API_KEY: z.string().optional(),
   SVC_OPENAI_MODELS: z.string().default(''),
@@ -247,6 +248,11 @@ export interface Config {
   dnsServers: string[];
   smtpUrl?: string;
   mailFrom: string;
+  /**
+   * Where mail goes while `smtpUrl` is unset: one file per mail, readable by the process's user only. Never the
+   * log: a mail carries one-time links (e-mail verification, one-click approvals), which are credentials.
+   */
+  mailDir: string;
   /** Any OpenAI-compatible chat-completions endpoint; models appear as `openai/<name>`. */
   openai: {
     baseUrl?: string;
@@ -418,6 +424,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dnsServers: e.SVC_DNS_SERVERS,
     smtpUrl: e.SVC_SMTP_URL || undefined,
     mailFrom: e.SVC_MAIL_FROM,
+    mailDir: path.resolve(process.cwd(), e.SVC_MAIL_DIR || '.data/mail'),
     openai: {
       baseUrl: e.SVC_OPENAI_BASE_URL || undefined,
       apiKey: e.SVC_OPENAI_API_KEY || undefined,

@@ -25,6 +25,9 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
           'secret',
           'key',
           'token',
+          // a mail's text carries one-time links (platform/mailer.ts)
+          'mail.text',
+          '*.mail.text',
         ],
         censor: '[redacted]',
       },

@@ -1,3 +1,4 @@
+import { readFile, stat } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { startApi, type Harness } from '../helpers/harness';
 import { freshRateWindow, sessionCookie, signUp, uniqueEmail } from '../helpers/factories';
@@ -127,12 +128,17 @@ describe('console auth', () => {
     expect(me.status).toBe(401);
   });
 
-  it('verifies the e-mail with the token the mailer sent (written to the log without SMTP)', async () => {
+  it('verifies the e-mail with the token the mailer sent (to a file of its own without SMTP, never the log)', async () => {
     const account = await signUp(h);
-    const mail = h.logs
+    const logged = h.logs
       .map((l) => JSON.parse(l))
-      .find((l) => l.msg === 'mail (SMTP not configured)' && l.mail.to === account.email);
-    const token = /token=([A-Za-z0-9_-]+)/.exec(mail.mail.text)![1];
+      .find((l) => l.msg === 'mail written to a file (SMTP not configured)' && l.mail.to === account.email);
+    expect(logged.mail.text).toBeUndefined();
+    const file = await readFile(logged.mail.file, 'utf8');
+    expect((await stat(logged.mail.file)).mode & 0o777).toBe(0o600);
+    expect(file).toContain(`To: ${account.email}\n`);
+    const token = /token=([A-Za-z0-9_-]+)/.exec(file)![1];
+    expect(h.logs.filter((l) => l.includes(token))).toEqual([]);
 
     const bad = await h.request('/v1/console/auth/verify-email', { method: 'POST', json: { token: randomUUID() } });
     expect(bad.status).toBe(400);

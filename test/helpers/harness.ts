@@ -55,7 +55,7 @@ export async function startApi(
   const logger = createLogger('info', sink);
   const orm = extra.orm ?? (await initOrm(config.databaseUrl, 5));
   const temporal = extra.temporal ?? createTemporal(config.temporal);
-  const mailer = extra.mailer ?? createMailer({ from: config.mailFrom, logger });
+  const mailer = extra.mailer ?? createMailer({ from: config.mailFrom, logger, dir: config.mailDir });
   // Listening first: the URLs the service hands out start with SVC_PUBLIC_URL, this process's own address
   // unless a test sets one, and the app reads it when it is built.
   const server: Server = createServer();
