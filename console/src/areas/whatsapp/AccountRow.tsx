@@ -1,6 +1,5 @@
 import type { WhatsAppAccount } from '@svc/client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
