@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api } from '../api';
 import { JsonEditor, jsonProblem } from '../components/JsonEditor';
-import { Empty, ErrorBox, QueryState } from '../components/States';
+import { MutationStatus } from '../components/MutationStatus';
+import { Empty, QueryState } from '../components/States';
 import { json, when } from '../components/format';
 import { useSession } from '../session';
 import type { Agent, AgentVersion } from '../types';
@@ -156,12 +157,7 @@ function EditAgent({ agent }: { agent: Agent }) {
         ))}
       </fieldset>
       <JsonEditor label="Settings (JSON)" value={settings} onChange={setSettings} requireObject rows={5} />
-      <ErrorBox error={save.error} title="Could not save" />
-      {save.isSuccess ? (
-        <p className="notice" role="status">
-          Saved as version {save.data.version}.
-        </p>
-      ) : null}
+      <MutationStatus mutation={save} failed="Could not save" done={(d) => <>Saved as version {d.version}.</>} />
       <button className="primary" type="submit" disabled={save.isPending || jsonProblem(settings, true) !== null}>
         Save
       </button>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api';
 import { ConfirmDelete } from '../components/ConfirmDelete';
+import { MutationStatus } from '../components/MutationStatus';
 import { Empty, ErrorBox, QueryState } from '../components/States';
 import { when } from '../components/format';
 import { POLL_MS } from '../hooks';
@@ -95,12 +96,7 @@ function CreateWebhook() {
           onChange={(e) => setSecret(e.target.value)}
         />
       </div>
-      <ErrorBox error={create.error} title="Could not subscribe" />
-      {create.isSuccess ? (
-        <p className="notice" role="status">
-          Subscribed.
-        </p>
-      ) : null}
+      <MutationStatus mutation={create} failed="Could not subscribe" done="Subscribed." />
       <button className="primary" type="submit" disabled={create.isPending || events.length === 0 || !url.trim()}>
         Subscribe
       </button>

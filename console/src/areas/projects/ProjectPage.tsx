@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../../api';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { MutationStatus } from '../../components/MutationStatus';
 import { ErrorBox, QueryState } from '../../components/States';
 import { when } from '../../components/format';
 import { useSession } from '../../session';
@@ -91,12 +92,7 @@ function EditProject({ project }: { project: Project }) {
             onChange={(e) => setDescription(e.target.value)}
           />
         </div>
-        <ErrorBox error={save.error} title="Could not save" />
-        {save.isSuccess ? (
-          <p className="notice" role="status">
-            Saved.
-          </p>
-        ) : null}
+        <MutationStatus mutation={save} failed="Could not save" done="Saved." />
         <div className="actions">
           <button className="primary" type="submit" disabled={save.isPending || !name.trim()}>
             Save
