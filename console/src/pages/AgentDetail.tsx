@@ -2,8 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api } from '../api';
+import { DataTable } from '../components/DataTable';
 import { JsonEditor, jsonProblem } from '../components/JsonEditor';
-import { Empty, ErrorBox, QueryState } from '../components/States';
+import { MutationStatus } from '../components/MutationStatus';
+import { Empty, QueryState } from '../components/States';
 import { json, when } from '../components/format';
 import { useSession } from '../session';
 import type { Agent, AgentVersion } from '../types';
@@ -43,34 +45,21 @@ export function AgentDetailPage() {
           d.versions.length === 0 ? (
             <Empty>No versions.</Empty>
           ) : (
-            <div className="table-wrap" role="region" aria-label="Versions" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Version</th>
-                    <th scope="col">Model</th>
-                    <th scope="col">Tools</th>
-                    <th scope="col">Settings</th>
-                    <th scope="col">Saved</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.versions.map((v) => (
-                    <tr key={v.version}>
-                      <td>{v.version}</td>
-                      <td>
-                        <code>{v.modelId}</code>
-                      </td>
-                      <td>{v.tools.join(', ') || '—'}</td>
-                      <td>
-                        <code className="small">{JSON.stringify(v.settings)}</code>
-                      </td>
-                      <td>{when(v.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable label="Versions" columns={['Version', 'Model', 'Tools', 'Settings', 'Saved']}>
+              {d.versions.map((v) => (
+                <tr key={v.version}>
+                  <td>{v.version}</td>
+                  <td>
+                    <code>{v.modelId}</code>
+                  </td>
+                  <td>{v.tools.join(', ') || '—'}</td>
+                  <td>
+                    <code className="small">{JSON.stringify(v.settings)}</code>
+                  </td>
+                  <td>{when(v.createdAt)}</td>
+                </tr>
+              ))}
+            </DataTable>
           )
         }
       </QueryState>
@@ -156,12 +145,7 @@ function EditAgent({ agent }: { agent: Agent }) {
         ))}
       </fieldset>
       <JsonEditor label="Settings (JSON)" value={settings} onChange={setSettings} requireObject rows={5} />
-      <ErrorBox error={save.error} title="Could not save" />
-      {save.isSuccess ? (
-        <p className="notice" role="status">
-          Saved as version {save.data.version}.
-        </p>
-      ) : null}
+      <MutationStatus mutation={save} failed="Could not save" done={(d) => <>Saved as version {d.version}.</>} />
       <button className="primary" type="submit" disabled={save.isPending || jsonProblem(settings, true) !== null}>
         Save
       </button>

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../api';
+import { DataTable } from '../components/DataTable';
 import { Empty, ErrorBox, QueryState } from '../components/States';
 import { when } from '../components/format';
 import { useAgents } from '../hooks';
@@ -20,32 +21,20 @@ export function AgentsPage() {
           d.agents.length === 0 ? (
             <Empty>No agents yet.</Empty>
           ) : (
-            <div className="table-wrap" role="region" aria-label="Agents" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Model</th>
-                    <th scope="col">Version</th>
-                    <th scope="col">Updated</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.agents.map((a) => (
-                    <tr key={a.id}>
-                      <td>
-                        <Link to={`/agents/${a.id}`}>{a.name}</Link>
-                      </td>
-                      <td>
-                        <code>{a.modelId}</code>
-                      </td>
-                      <td>{a.version}</td>
-                      <td>{when(a.updatedAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable label="Agents" columns={['Name', 'Model', 'Version', 'Updated']}>
+              {d.agents.map((a) => (
+                <tr key={a.id}>
+                  <td>
+                    <Link to={`/agents/${a.id}`}>{a.name}</Link>
+                  </td>
+                  <td>
+                    <code>{a.modelId}</code>
+                  </td>
+                  <td>{a.version}</td>
+                  <td>{when(a.updatedAt)}</td>
+                </tr>
+              ))}
+            </DataTable>
           )
         }
       </QueryState>

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { api, qs } from '../api';
+import { DataTable } from '../components/DataTable';
 import { Empty, ErrorBox, QueryState } from '../components/States';
 import { usd } from '../components/format';
 import { useAgentNames } from '../hooks';
@@ -87,30 +88,17 @@ export function UsagePage() {
             {u.byAgent.length === 0 ? (
               <Empty>No agent ran in this range.</Empty>
             ) : (
-              <div className="table-wrap" role="region" aria-label="Usage by agent" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Agent</th>
-                      <th scope="col">Runs</th>
-                      <th scope="col">Input tokens</th>
-                      <th scope="col">Output tokens</th>
-                      <th scope="col">Cost</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {u.byAgent.map((a) => (
-                      <tr key={a.agentId}>
-                        <td>{name(a.agentId)}</td>
-                        <td>{a.runs}</td>
-                        <td>{a.inputTokens}</td>
-                        <td>{a.outputTokens}</td>
-                        <td>{usd(a.costUsd)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable label="Usage by agent" columns={['Agent', 'Runs', 'Input tokens', 'Output tokens', 'Cost']}>
+                {u.byAgent.map((a) => (
+                  <tr key={a.agentId}>
+                    <td>{name(a.agentId)}</td>
+                    <td>{a.runs}</td>
+                    <td>{a.inputTokens}</td>
+                    <td>{a.outputTokens}</td>
+                    <td>{usd(a.costUsd)}</td>
+                  </tr>
+                ))}
+              </DataTable>
             )}
           </>
         )}

@@ -2,6 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api';
+import { ConfirmDelete } from '../components/ConfirmDelete';
+import { MutationStatus } from '../components/MutationStatus';
 import { Empty, ErrorBox, QueryState } from '../components/States';
 import { when } from '../components/format';
 import { POLL_MS } from '../hooks';
@@ -94,12 +96,7 @@ function CreateWebhook() {
           onChange={(e) => setSecret(e.target.value)}
         />
       </div>
-      <ErrorBox error={create.error} title="Could not subscribe" />
-      {create.isSuccess ? (
-        <p className="notice" role="status">
-          Subscribed.
-        </p>
-      ) : null}
+      <MutationStatus mutation={create} failed="Could not subscribe" done="Subscribed." />
       <button className="primary" type="submit" disabled={create.isPending || events.length === 0 || !url.trim()}>
         Subscribe
       </button>
@@ -110,7 +107,6 @@ function CreateWebhook() {
 function WebhookRow({ hook }: { hook: Webhook }) {
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
     mutationFn: () => api(`/v1/webhooks/${hook.id}`, { method: 'DELETE' }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['webhooks'] }),
@@ -126,20 +122,11 @@ function WebhookRow({ hook }: { hook: Webhook }) {
         <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
           {open ? 'Hide deliveries' : 'Show deliveries'}
         </button>
-        {confirming ? (
-          <>
-            <button className="danger" type="button" disabled={remove.isPending} onClick={() => remove.mutate()}>
-              Yes, delete this subscription
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Keep it
-            </button>
-          </>
-        ) : (
-          <button className="danger" type="button" onClick={() => setConfirming(true)}>
-            Delete
-          </button>
-        )}
+        <ConfirmDelete
+          confirmLabel="Yes, delete this subscription"
+          pending={remove.isPending}
+          onConfirm={() => remove.mutate()}
+        />
       </div>
       <ErrorBox error={remove.error} title="Could not delete" />
       {open ? <Deliveries hookId={hook.id} /> : null}

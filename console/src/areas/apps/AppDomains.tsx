@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { api } from '../../api';
 import { IssueList } from '../../components/IssueList';
 import { CopyButton } from '../../components/ShownOnce';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { Empty, ErrorBox } from '../../components/States';
 import { when } from '../../components/format';
 
@@ -65,7 +66,6 @@ export function AppDomains({ app }: { app: App }) {
 }
 
 function DomainRow({ appId, domain, onChange }: { appId: string; domain: AppDomain; onChange: () => void }) {
-  const [confirming, setConfirming] = useState(false);
   const path = `/v1/apps/${appId}/domains/${encodeURIComponent(domain.hostname)}`;
   const verify = useMutation({
     mutationFn: () => api<AppDomainCheck>(`${path}/verify`, { method: 'POST' }),
@@ -109,20 +109,12 @@ function DomainRow({ appId, domain, onChange }: { appId: string; domain: AppDoma
         <button type="button" disabled={verify.isPending} onClick={() => verify.mutate()}>
           {domain.status === 'verified' ? 'Check again' : 'Verify'} {domain.hostname}
         </button>
-        {confirming ? (
-          <>
-            <button className="danger" type="button" disabled={remove.isPending} onClick={() => remove.mutate()}>
-              Yes, remove {domain.hostname}
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Keep it
-            </button>
-          </>
-        ) : (
-          <button className="danger" type="button" onClick={() => setConfirming(true)}>
-            Remove
-          </button>
-        )}
+        <ConfirmDelete
+          label="Remove"
+          confirmLabel={`Yes, remove ${domain.hostname}`}
+          pending={remove.isPending}
+          onConfirm={() => remove.mutate()}
+        />
       </div>
     </li>
   );

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../../api';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { IssueList } from '../../components/IssueList';
 import { CopyButton } from '../../components/ShownOnce';
 import { ErrorBox, QueryState } from '../../components/States';
@@ -149,7 +150,6 @@ function EditForm({ app, onSaved }: { app: App; onSaved: (a: App) => void }) {
 function DeleteApp({ app }: { app: App }) {
   const client = useQueryClient();
   const navigate = useNavigate();
-  const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
     mutationFn: () => api(`/v1/apps/${app.id}`, { method: 'DELETE' }),
     onSuccess: () => {
@@ -159,21 +159,13 @@ function DeleteApp({ app }: { app: App }) {
   });
   return (
     <div className="actions">
-      {confirming ? (
-        <div className="confirm">
-          <p>Delete {app.name}? Its link and domains stop at once; its runs stay.</p>
-          <button className="danger" type="button" disabled={remove.isPending} onClick={() => remove.mutate()}>
-            Yes, delete this app
-          </button>{' '}
-          <button type="button" onClick={() => setConfirming(false)}>
-            Keep it
-          </button>
-        </div>
-      ) : (
-        <button className="danger" type="button" onClick={() => setConfirming(true)}>
-          Delete app
-        </button>
-      )}
+      <ConfirmDelete
+        label="Delete app"
+        question={`Delete ${app.name}? Its link and domains stop at once; its runs stay.`}
+        confirmLabel="Yes, delete this app"
+        pending={remove.isPending}
+        onConfirm={() => remove.mutate()}
+      />
       <ErrorBox error={remove.error} title="Could not delete" />
     </div>
   );

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../../api';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { ErrorBox, QueryState } from '../../components/States';
 import { when } from '../../components/format';
 import { useSession } from '../../session';
@@ -53,7 +54,6 @@ function SourceFacts({ source }: { source: DataSource }) {
   const { can } = useSession();
   const client = useQueryClient();
   const navigate = useNavigate();
-  const [confirming, setConfirming] = useState(false);
   const test = useMutation({
     mutationFn: () => api<DataSourceTestResult>(`/v1/data-sources/${source.id}/test`, { method: 'POST' }),
     onSettled: () => void client.invalidateQueries({ queryKey: ['data-sources'] }),
@@ -88,20 +88,11 @@ function SourceFacts({ source }: { source: DataSource }) {
           <button type="button" disabled={test.isPending} onClick={() => test.mutate()}>
             {test.isPending ? 'Testing…' : 'Test the connection'}
           </button>
-          {confirming ? (
-            <>
-              <button className="danger" type="button" disabled={remove.isPending} onClick={() => remove.mutate()}>
-                Yes, delete it with its sheets and saved tables
-              </button>
-              <button type="button" onClick={() => setConfirming(false)}>
-                Keep it
-              </button>
-            </>
-          ) : (
-            <button className="danger" type="button" onClick={() => setConfirming(true)}>
-              Delete
-            </button>
-          )}
+          <ConfirmDelete
+            confirmLabel="Yes, delete it with its sheets and saved tables"
+            pending={remove.isPending}
+            onConfirm={() => remove.mutate()}
+          />
         </div>
       ) : null}
       {test.data ? (

@@ -3,6 +3,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, qs } from '../../api';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { ErrorBox, QueryState } from '../../components/States';
 import { json, when } from '../../components/format';
 import { useSession } from '../../session';
@@ -41,7 +42,6 @@ export function SavedTablePage() {
     onMutate: () => setWaitingSince(refreshedAt),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['saved-tables', id] }),
   });
-  const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
     mutationFn: () => api(`/v1/saved-tables/${id}`, { method: 'DELETE' }),
     onSuccess: () => {
@@ -90,25 +90,11 @@ export function SavedTablePage() {
                 Refresh now
               </button>
               {can('data_sources:manage') ? (
-                confirming ? (
-                  <>
-                    <button
-                      className="danger"
-                      type="button"
-                      disabled={remove.isPending}
-                      onClick={() => remove.mutate()}
-                    >
-                      Yes, delete the table, its rows and its schedule
-                    </button>
-                    <button type="button" onClick={() => setConfirming(false)}>
-                      Keep it
-                    </button>
-                  </>
-                ) : (
-                  <button className="danger" type="button" onClick={() => setConfirming(true)}>
-                    Delete
-                  </button>
-                )
+                <ConfirmDelete
+                  confirmLabel="Yes, delete the table, its rows and its schedule"
+                  pending={remove.isPending}
+                  onConfirm={() => remove.mutate()}
+                />
               ) : null}
             </div>
             <ErrorBox error={refresh.error} title="Could not refresh" />

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../../api';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { Empty, ErrorBox, Loading, QueryState } from '../../components/States';
 import { json, when } from '../../components/format';
 import { POLL_MS } from '../../hooks';
@@ -122,7 +123,6 @@ function StartRun({ evalId }: { evalId: string }) {
 function Manage({ evalItem }: { evalItem: Eval }) {
   const navigate = useNavigate();
   const client = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
     mutationFn: () => api(`/v1/evals/${evalItem.id}`, { method: 'DELETE' }),
     onSuccess: () => {
@@ -135,20 +135,11 @@ function Manage({ evalItem }: { evalItem: Eval }) {
       <Link className="button" to={`/evals/new?from=${evalItem.id}`}>
         Edit the cases (saves a new eval)
       </Link>
-      {confirming ? (
-        <>
-          <button className="danger" type="button" disabled={remove.isPending} onClick={() => remove.mutate()}>
-            Yes, delete the eval and its eval runs
-          </button>
-          <button type="button" onClick={() => setConfirming(false)}>
-            Keep it
-          </button>
-        </>
-      ) : (
-        <button className="danger" type="button" onClick={() => setConfirming(true)}>
-          Delete
-        </button>
-      )}
+      <ConfirmDelete
+        confirmLabel="Yes, delete the eval and its eval runs"
+        pending={remove.isPending}
+        onConfirm={() => remove.mutate()}
+      />
       <ErrorBox error={remove.error} title="Could not delete" />
     </div>
   );

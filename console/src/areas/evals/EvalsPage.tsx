@@ -2,6 +2,7 @@ import type { Eval } from '@svc/client';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api } from '../../api';
+import { DataTable } from '../../components/DataTable';
 import { Empty, QueryState } from '../../components/States';
 import { when } from '../../components/format';
 import { useSession } from '../../session';
@@ -46,28 +47,17 @@ function AgentEvals({ agentId }: { agentId: string }) {
           d.evals.length === 0 ? (
             <Empty>This agent has no evals yet.</Empty>
           ) : (
-            <div className="table-wrap" role="region" aria-label="Evals" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Cases</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.evals.map((e) => (
-                    <tr key={e.id}>
-                      <td>
-                        <Link to={`/evals/${e.id}`}>{e.name}</Link>
-                      </td>
-                      <td>{e.cases.length}</td>
-                      <td>{when(e.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable label="Evals" columns={['Name', 'Cases', 'Created']}>
+              {d.evals.map((e) => (
+                <tr key={e.id}>
+                  <td>
+                    <Link to={`/evals/${e.id}`}>{e.name}</Link>
+                  </td>
+                  <td>{e.cases.length}</td>
+                  <td>{when(e.createdAt)}</td>
+                </tr>
+              ))}
+            </DataTable>
           )
         }
       </QueryState>

@@ -2,7 +2,8 @@ import type { Proposal, ProposalStatus } from '@svc/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api, qs } from '../../api';
-import { Empty, ErrorBox, QueryState } from '../../components/States';
+import { MutationStatus } from '../../components/MutationStatus';
+import { Empty, QueryState } from '../../components/States';
 import { useSession } from '../../session';
 import { AgentPicker } from './AgentPicker';
 import { ProposalCard } from './ProposalCard';
@@ -80,12 +81,11 @@ function AgentProposals({ agentId }: { agentId: string }) {
       <p className="small muted">
         A draft from feedback appends the corrected outputs given as feedback on this agent's runs to its instructions.
       </p>
-      <ErrorBox error={draft.error} title="Could not draft a proposal" />
-      {draft.isSuccess ? (
-        <p className="notice" role="status">
-          Drafted a proposal from {draft.data.sourceFeedbackIds.length} corrected feedback.
-        </p>
-      ) : null}
+      <MutationStatus
+        mutation={draft}
+        failed="Could not draft a proposal"
+        done={(d) => <>Drafted a proposal from {d.sourceFeedbackIds.length} corrected feedback.</>}
+      />
       <QueryState query={proposals} what="proposals">
         {(d) =>
           d.proposals.length === 0 ? (

@@ -2,7 +2,7 @@ import type { KnowledgeDocument } from '@svc/client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../api';
-import { ErrorBox } from '../../components/States';
+import { MutationStatus } from '../../components/MutationStatus';
 import { uploadFile } from '../../upload';
 import { LinkFields } from './LinkFields';
 
@@ -85,12 +85,15 @@ export function AddDocument() {
         </div>
       )}
       <LinkFields projectId={projectId} agentIds={agentIds} onProject={setProjectId} onAgents={setAgentIds} />
-      <ErrorBox error={add.error} title="Could not add the document" />
-      {add.isSuccess ? (
-        <p className="notice" role="status">
-          Added “{add.data.title}” ({add.data.chars} characters).
-        </p>
-      ) : null}
+      <MutationStatus
+        mutation={add}
+        failed="Could not add the document"
+        done={(d) => (
+          <>
+            Added “{d.title}” ({d.chars} characters).
+          </>
+        )}
+      />
       <button className="primary" type="submit" disabled={add.isPending || !ready}>
         Add the document
       </button>

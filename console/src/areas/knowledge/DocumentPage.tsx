@@ -3,6 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../../api';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { MutationStatus } from '../../components/MutationStatus';
 import { ErrorBox, QueryState } from '../../components/States';
 import { when } from '../../components/format';
 import { useAgentNames } from '../../hooks';
@@ -75,7 +77,6 @@ function EditDocument({ doc }: { doc: KnowledgeDocument }) {
   const [text, setText] = useState(doc.text ?? '');
   const [projectId, setProjectId] = useState(doc.projectId ?? '');
   const [agentIds, setAgentIds] = useState(doc.agentIds);
-  const [confirming, setConfirming] = useState(false);
   const save = useMutation({
     mutationFn: () =>
       api<KnowledgeDocument>(`/v1/knowledge/${doc.id}`, {
@@ -122,30 +123,16 @@ function EditDocument({ doc }: { doc: KnowledgeDocument }) {
         />
       </div>
       <LinkFields projectId={projectId} agentIds={agentIds} onProject={setProjectId} onAgents={setAgentIds} />
-      <ErrorBox error={save.error} title="Could not save" />
-      {save.isSuccess ? (
-        <p className="notice" role="status">
-          Saved.
-        </p>
-      ) : null}
+      <MutationStatus mutation={save} failed="Could not save" done="Saved." />
       <div className="actions">
         <button className="primary" type="submit" disabled={save.isPending || !title.trim()}>
           Save
         </button>
-        {confirming ? (
-          <>
-            <button className="danger" type="button" disabled={remove.isPending} onClick={() => remove.mutate()}>
-              Yes, delete the document
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Keep it
-            </button>
-          </>
-        ) : (
-          <button className="danger" type="button" onClick={() => setConfirming(true)}>
-            Delete
-          </button>
-        )}
+        <ConfirmDelete
+          confirmLabel="Yes, delete the document"
+          pending={remove.isPending}
+          onConfirm={() => remove.mutate()}
+        />
       </div>
       <ErrorBox error={remove.error} title="Could not delete" />
     </form>

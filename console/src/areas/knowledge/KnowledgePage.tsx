@@ -2,6 +2,7 @@ import type { KnowledgeDocument } from '@svc/client';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api, qs } from '../../api';
+import { DataTable } from '../../components/DataTable';
 import { Empty, QueryState } from '../../components/States';
 import { when } from '../../components/format';
 import { useAgents } from '../../hooks';
@@ -69,36 +70,22 @@ export function KnowledgePage() {
           d.knowledge.length === 0 ? (
             <Empty>{projectId || agentId ? 'No document matches these filters.' : 'No documents yet.'}</Empty>
           ) : (
-            <div className="table-wrap" role="region" aria-label="Documents" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Title</th>
-                    <th scope="col">Source</th>
-                    <th scope="col">Characters</th>
-                    <th scope="col">Agents</th>
-                    <th scope="col">Project</th>
-                    <th scope="col">Added</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.knowledge.map((k) => (
-                    <tr key={k.id} data-testid="knowledge-document">
-                      <td>
-                        <Link to={`/knowledge/${k.id}`}>{k.title}</Link>
-                      </td>
-                      <td>
-                        {k.source.type === 'file' ? 'file' : 'text'} ({k.source.format})
-                      </td>
-                      <td>{k.chars.toLocaleString()}</td>
-                      <td>{k.agentIds.length}</td>
-                      <td>{projectName(k.projectId)}</td>
-                      <td>{when(k.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable label="Documents" columns={['Title', 'Source', 'Characters', 'Agents', 'Project', 'Added']}>
+              {d.knowledge.map((k) => (
+                <tr key={k.id} data-testid="knowledge-document">
+                  <td>
+                    <Link to={`/knowledge/${k.id}`}>{k.title}</Link>
+                  </td>
+                  <td>
+                    {k.source.type === 'file' ? 'file' : 'text'} ({k.source.format})
+                  </td>
+                  <td>{k.chars.toLocaleString()}</td>
+                  <td>{k.agentIds.length}</td>
+                  <td>{projectName(k.projectId)}</td>
+                  <td>{when(k.createdAt)}</td>
+                </tr>
+              ))}
+            </DataTable>
           )
         }
       </QueryState>

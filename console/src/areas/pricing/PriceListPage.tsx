@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../../api';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { ErrorBox, QueryState } from '../../components/States';
 import { when } from '../../components/format';
 import { useSession } from '../../session';
@@ -41,7 +42,6 @@ function EditPriceList({ list }: { list: PriceList }) {
   const navigate = useNavigate();
   const [name, setName] = useState(list.name);
   const [isDefault, setIsDefault] = useState(list.isDefault);
-  const [confirming, setConfirming] = useState(false);
   const save = useMutation({
     mutationFn: () =>
       api<PriceList>(`/v1/price-lists/${list.id}`, { method: 'PATCH', json: { name: name.trim(), isDefault } }),
@@ -86,20 +86,11 @@ function EditPriceList({ list }: { list: PriceList }) {
           <button className="primary" type="submit" disabled={save.isPending || !name.trim()}>
             Save
           </button>
-          {confirming ? (
-            <>
-              <button className="danger" type="button" disabled={remove.isPending} onClick={() => remove.mutate()}>
-                Yes, delete the list and its rules
-              </button>
-              <button type="button" onClick={() => setConfirming(false)}>
-                Keep it
-              </button>
-            </>
-          ) : (
-            <button className="danger" type="button" onClick={() => setConfirming(true)}>
-              Delete
-            </button>
-          )}
+          <ConfirmDelete
+            confirmLabel="Yes, delete the list and its rules"
+            pending={remove.isPending}
+            onConfirm={() => remove.mutate()}
+          />
         </div>
         <ErrorBox error={remove.error} title="Could not delete" />
       </form>

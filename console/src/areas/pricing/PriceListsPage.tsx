@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api';
+import { DataTable } from '../../components/DataTable';
 import { Empty, ErrorBox, QueryState } from '../../components/States';
 import { when } from '../../components/format';
 import { useSession } from '../../session';
@@ -27,28 +28,17 @@ export function PriceListsPage() {
           d.priceLists.length === 0 ? (
             <Empty>No price lists yet.</Empty>
           ) : (
-            <div className="table-wrap" role="region" aria-label="Price lists" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Default</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.priceLists.map((l) => (
-                    <tr key={l.id}>
-                      <td>
-                        <Link to={`/price-lists/${l.id}`}>{l.name}</Link>
-                      </td>
-                      <td>{l.isDefault ? <span className="badge badge-succeeded">default</span> : '—'}</td>
-                      <td>{when(l.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable label="Price lists" columns={['Name', 'Default', 'Created']}>
+              {d.priceLists.map((l) => (
+                <tr key={l.id}>
+                  <td>
+                    <Link to={`/price-lists/${l.id}`}>{l.name}</Link>
+                  </td>
+                  <td>{l.isDefault ? <span className="badge badge-succeeded">default</span> : '—'}</td>
+                  <td>{when(l.createdAt)}</td>
+                </tr>
+              ))}
+            </DataTable>
           )
         }
       </QueryState>

@@ -3,6 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../../api';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { MutationStatus } from '../../components/MutationStatus';
 import { ErrorBox, QueryState } from '../../components/States';
 import { when } from '../../components/format';
 import { useSession } from '../../session';
@@ -42,7 +44,6 @@ function EditProject({ project }: { project: Project }) {
   const navigate = useNavigate();
   const [name, setName] = useState(project.name);
   const [description, setDescription] = useState(project.description ?? '');
-  const [confirming, setConfirming] = useState(false);
   const save = useMutation({
     mutationFn: () =>
       api<Project>(`/v1/projects/${project.id}`, {
@@ -91,30 +92,16 @@ function EditProject({ project }: { project: Project }) {
             onChange={(e) => setDescription(e.target.value)}
           />
         </div>
-        <ErrorBox error={save.error} title="Could not save" />
-        {save.isSuccess ? (
-          <p className="notice" role="status">
-            Saved.
-          </p>
-        ) : null}
+        <MutationStatus mutation={save} failed="Could not save" done="Saved." />
         <div className="actions">
           <button className="primary" type="submit" disabled={save.isPending || !name.trim()}>
             Save
           </button>
-          {confirming ? (
-            <>
-              <button className="danger" type="button" disabled={remove.isPending} onClick={() => remove.mutate()}>
-                Yes, delete the project (its agents stay, without a project)
-              </button>
-              <button type="button" onClick={() => setConfirming(false)}>
-                Keep it
-              </button>
-            </>
-          ) : (
-            <button className="danger" type="button" onClick={() => setConfirming(true)}>
-              Delete
-            </button>
-          )}
+          <ConfirmDelete
+            confirmLabel="Yes, delete the project (its agents stay, without a project)"
+            pending={remove.isPending}
+            onConfirm={() => remove.mutate()}
+          />
         </div>
         <ErrorBox error={remove.error} title="Could not delete" />
       </form>

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api';
+import { DataTable } from '../../components/DataTable';
 import { Empty, ErrorBox, QueryState } from '../../components/States';
 import { when } from '../../components/format';
 import { useSession } from '../../session';
@@ -24,28 +25,17 @@ export function ProjectsPage() {
           d.projects.length === 0 ? (
             <Empty>No projects yet.</Empty>
           ) : (
-            <div className="table-wrap" role="region" aria-label="Projects" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Description</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.projects.map((p) => (
-                    <tr key={p.id}>
-                      <td>
-                        <Link to={`/projects/${p.id}`}>{p.name}</Link>
-                      </td>
-                      <td className="wrap">{p.description ?? '—'}</td>
-                      <td>{when(p.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable label="Projects" columns={['Name', 'Description', 'Created']}>
+              {d.projects.map((p) => (
+                <tr key={p.id}>
+                  <td>
+                    <Link to={`/projects/${p.id}`}>{p.name}</Link>
+                  </td>
+                  <td className="wrap">{p.description ?? '—'}</td>
+                  <td>{when(p.createdAt)}</td>
+                </tr>
+              ))}
+            </DataTable>
           )
         }
       </QueryState>

@@ -1,8 +1,8 @@
 import type { WhatsAppAccount } from '@svc/client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { CopyButton } from '../../components/ShownOnce';
 import { ErrorBox } from '../../components/States';
 import { when } from '../../components/format';
@@ -14,7 +14,6 @@ export function AccountRow({ account: a }: { account: WhatsAppAccount }) {
   const { can } = useSession();
   const client = useQueryClient();
   const agentName = useAgentNames();
-  const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
     mutationFn: () => api(`/v1/whatsapp/accounts/${a.id}`, { method: 'DELETE' }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['whatsapp'] }),
@@ -31,21 +30,13 @@ export function AccountRow({ account: a }: { account: WhatsAppAccount }) {
         <CopyButton value={a.webhookUrl} label="the webhook URL" />
       </p>
       {can('whatsapp:manage') ? (
-        confirming ? (
-          <div className="confirm">
-            <p>Remove this number? Its webhook stops at once and its active conversations end; they stay readable.</p>
-            <button className="danger" type="button" disabled={remove.isPending} onClick={() => remove.mutate()}>
-              Yes, remove number {a.phoneNumberId}
-            </button>{' '}
-            <button type="button" onClick={() => setConfirming(false)}>
-              Keep it
-            </button>
-          </div>
-        ) : (
-          <button className="danger" type="button" onClick={() => setConfirming(true)}>
-            Remove
-          </button>
-        )
+        <ConfirmDelete
+          label="Remove"
+          question="Remove this number? Its webhook stops at once and its active conversations end; they stay readable."
+          confirmLabel={`Yes, remove number ${a.phoneNumberId}`}
+          pending={remove.isPending}
+          onConfirm={() => remove.mutate()}
+        />
       ) : null}
       <ErrorBox error={remove.error} title="Could not remove" />
     </li>
