@@ -14,6 +14,7 @@ const NOT_PASSED: Record<string, string> = {
   SVC_CONSOLE_DIR: 'the image carries the built console where the default points',
   SVC_ALLOW_PRIVATE_EGRESS: 'local development only: production never reaches private addresses',
   SVC_ALLOW_PRIVATE_WEBHOOKS: 'local development only (the specification says so)',
+  SVC_MAIL_DIR: 'the fallback while SVC_SMTP_URL is unset, for local development (docs/operations.md#mail)',
 };
 
 /** The top-level keys of `const envSchema = z.object({ … })` in platform/config.ts. */
