@@ -2,8 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { FlowGateAnswer } from '../../db/entities/FlowGateAnswer';
 import { FlowRun } from '../../db/entities/FlowRun';
 import { auditContextOf, type RequestMeta } from '../audit/context';
-import { ApiError } from '../errors';
-import { refusedLinkPage, type LinkClaim, type LinkPage } from '../shared/approvalLinks';
+import { answerThroughLink, type LinkClaim, type LinkPage } from '../shared/approvalLinks';
 import type { RelayDeps } from '../shared/outbox/relay';
 import { flowPolicyGateOf, type FlowPolicyGate } from './approvalAnswers';
 import { answerFlowApproval } from './runs';
@@ -37,17 +36,9 @@ export async function confirmFlowLink(
 ): Promise<LinkPage> {
   const checked = await check(em, claim);
   if ('page' in checked) return checked.page;
-  const who = { actor: 'session', workspaceId: claim.workspaceId, userId: claim.userId } as const;
-  const approved = claim.decision === 'approve';
-  try {
-    await answerFlowApproval(deps, em, who, claim.subjectId, { approved }, auditContextOf(who, meta), claim.actionId);
-  } catch (err) {
-    const shown = err instanceof ApiError ? refusedLinkPage(err) : null;
-    if (!shown) throw err;
-    return shown;
-  }
-  const remaining = approved ? Math.max(0, checked.gate.remaining - 1) : 0;
-  return { kind: 'answered', decision: claim.decision, remaining, subject: 'flow run' };
+  return answerThroughLink(claim, checked.gate.remaining, 'flow run', (who, approved) =>
+    answerFlowApproval(deps, em, who, claim.subjectId, { approved }, auditContextOf(who, meta), claim.actionId),
+  );
 }
 
 async function check(em: EntityManager, claim: LinkClaim): Promise<{ gate: FlowPolicyGate } | { page: LinkPage }> {

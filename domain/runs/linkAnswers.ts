@@ -2,8 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { auditContextOf, type RequestMeta } from '../audit/context';
 import { GateAnswer } from '../../db/entities/GateAnswer';
 import { Run } from '../../db/entities/Run';
-import { ApiError } from '../errors';
-import { refusedLinkPage, type LinkClaim, type LinkPage } from '../shared/approvalLinks';
+import { answerThroughLink, type LinkClaim, type LinkPage } from '../shared/approvalLinks';
 import type { RelayDeps } from '../shared/outbox/relay';
 import { answerPolicyGate, policyGateOf, type PolicyGate } from './approvalAnswers';
 
@@ -38,24 +37,9 @@ export async function confirmRunLink(
 ): Promise<LinkPage> {
   const checked = await check(em, claim);
   if ('page' in checked) return checked.page;
-  const who = { actor: 'session', workspaceId: claim.workspaceId, userId: claim.userId } as const;
-  try {
-    await answerPolicyGate(
-      deps,
-      em,
-      who,
-      claim.subjectId,
-      claim.actionId,
-      { approved: claim.decision === 'approve' },
-      auditContextOf(who, meta),
-    );
-  } catch (err) {
-    const shown = err instanceof ApiError ? refusedLinkPage(err) : null;
-    if (!shown) throw err;
-    return shown;
-  }
-  const remaining = claim.decision === 'approve' ? Math.max(0, checked.gate.remaining - 1) : 0;
-  return { kind: 'answered', decision: claim.decision, remaining, subject: 'run' };
+  return answerThroughLink(claim, checked.gate.remaining, 'run', (who, approved) =>
+    answerPolicyGate(deps, em, who, claim.subjectId, claim.actionId, { approved }, auditContextOf(who, meta)),
+  );
 }
 
 async function check(em: EntityManager, claim: LinkClaim): Promise<{ gate: PolicyGate } | { page: LinkPage }> {

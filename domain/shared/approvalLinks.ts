@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../platform/config';
 import { allKeys, derivedKey, type SecretKeyRing } from '../../platform/secrets';
-import type { ApiError } from '../errors';
+import { ApiError } from '../errors';
 
 /**
  * One-click answers from an approval e-mail (docs/api/runs.md#one-click-links), for a run's gate and a flow
@@ -124,11 +124,41 @@ export function approvalLinks(
  * the policy does not admit them (their reason's message), or the gate is no longer open. Null for any other
  * error (the service unavailable), which the caller lets through: nothing was answered, and the link still works.
  */
-export function refusedLinkPage(err: ApiError): LinkPage | null {
+function refusedLinkPage(err: ApiError): LinkPage | null {
   if (err.code === 'forbidden' && (err.details as { reason?: string })?.reason === 'already_answered_by_you') {
     return { kind: 'used' };
   }
   if (err.code === 'forbidden') return { kind: 'refused', message: err.message };
   if (err.code === 'run.invalid_state' || err.code === 'not_found') return { kind: 'closed' };
   return null;
+}
+
+/** Who answers through a link: its person, as a session of the workspace the link names. */
+export interface LinkAnswerer {
+  actor: 'session';
+  workspaceId: string;
+  userId: string;
+}
+
+/**
+ * Gives a link's answer as its person through `answer` (the area's own answer function, so the gate's policy
+ * judges, audits and counts it like any answer), and the page saying what came of it; a refusal is a page.
+ * `remaining` is what the gate still needed before this answer.
+ */
+export async function answerThroughLink(
+  claim: LinkClaim,
+  remaining: number,
+  subject: string,
+  answer: (who: LinkAnswerer, approved: boolean) => Promise<unknown>,
+): Promise<LinkPage> {
+  const who: LinkAnswerer = { actor: 'session', workspaceId: claim.workspaceId, userId: claim.userId };
+  const approved = claim.decision === 'approve';
+  try {
+    await answer(who, approved);
+  } catch (err) {
+    const shown = err instanceof ApiError ? refusedLinkPage(err) : null;
+    if (!shown) throw err;
+    return shown;
+  }
+  return { kind: 'answered', decision: claim.decision, remaining: approved ? Math.max(0, remaining - 1) : 0, subject };
 }
