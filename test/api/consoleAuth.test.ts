@@ -1,6 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { startApi, type Harness } from '../helpers/harness';
+import { mailTo } from '../helpers/mailDrop';
 import { freshRateWindow, sessionCookie, signUp, uniqueEmail } from '../helpers/factories';
 
 // Console accounts (docs/api/identity.md): sign-up, sign-in, sign-out, me, verify-email, and their per-IP limits.
@@ -130,14 +131,10 @@ describe('console auth', () => {
 
   it('verifies the e-mail with the token the mailer sent (to a file of its own without SMTP, never the log)', async () => {
     const account = await signUp(h);
-    const logged = h.logs
-      .map((l) => JSON.parse(l))
-      .find((l) => l.msg === 'mail written to a file (SMTP not configured)' && l.mail.to === account.email);
-    expect(logged.mail.text).toBeUndefined();
-    const file = await readFile(logged.mail.file, 'utf8');
-    expect((await stat(logged.mail.file)).mode & 0o777).toBe(0o600);
-    expect(file).toContain(`To: ${account.email}\n`);
-    const token = /token=([A-Za-z0-9_-]+)/.exec(file)![1];
+    const { file, text } = await mailTo(h, account.email);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(text).toContain(`To: ${account.email}\n`);
+    const token = /token=([A-Za-z0-9_-]+)/.exec(text)![1];
     expect(h.logs.filter((l) => l.includes(token))).toEqual([]);
 
     const bad = await h.request('/v1/console/auth/verify-email', { method: 'POST', json: { token: randomUUID() } });
