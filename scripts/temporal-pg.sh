@@ -224,8 +224,10 @@ launch() {
   # it in order); 8>&-: the service lock stays with this script.
   setsid "$SERVER_DIR/bin/temporal-server" --config-file "$STATE_DIR/config/topology.yaml" --allow-no-auth \
     start "${services[@]}" >>"$log" 2>&1 </dev/null 8>&- &
-  echo $! >"$STATE_DIR/$role.pid"
-  svc_log "started the $role (pid $!, log $log)"
+  local pid=$!
+  echo "$pid" >"$STATE_DIR/$role.pid"
+  svc_wait_exec "$pid" || true # when it died at once, wait_ready reports it with its log
+  svc_log "started the $role (pid $pid, log $log)"
 }
 
 # Each process writes the cluster's record on its first start against an empty database; two doing it at
@@ -305,8 +307,10 @@ auth:
 EOF
   [[ -f "$log" ]] && mv -f "$log" "$log.1"
   setsid "$bin" --root "$STATE_DIR" --config ui-config --env topology start >>"$log" 2>&1 </dev/null 8>&- &
-  echo $! >"$STATE_DIR/ui.pid"
-  svc_log "Temporal UI on http://127.0.0.1:$UI_PORT (pid $!, log $log)"
+  local pid=$!
+  echo "$pid" >"$STATE_DIR/ui.pid"
+  svc_wait_exec "$pid" || true
+  svc_log "Temporal UI on http://127.0.0.1:$UI_PORT (pid $pid, log $log)"
 }
 
 svc_start() {

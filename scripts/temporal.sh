@@ -143,6 +143,7 @@ launch() {
     --log-level warn \
     >>"$LOG_FILE" 2>&1 </dev/null 8>&- &
   echo $! >"$PID_FILE"
+  svc_wait_exec $! || true # when it died at once, wait_ready reports it with its log
 }
 
 svc_start() {

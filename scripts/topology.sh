@@ -84,6 +84,7 @@ moto_start() {
   # shared between checkouts (a symlinked .tools/) may no longer have
   setsid "$(dirname "$server")/python" "$server" -H 127.0.0.1 -p "$MOTO_PORT" >>"$SVC_DATA_DIR/moto.log" 2>&1 </dev/null &
   echo $! >"$MOTO_PID_FILE"
+  svc_wait_exec $! || true
   deadline=$((SECONDS + 30))
   until curl -sf -o /dev/null "http://127.0.0.1:$MOTO_PORT/moto-api/"; do
     moto_pid >/dev/null || { svc_log_tail "$SVC_DATA_DIR/moto.log"; svc_die "moto exited during startup"; }
