@@ -15,6 +15,8 @@
 #   SVC_PG_FAST=0             PostgreSQL keeps fsync on: the numbers include durable commits
 #   BENCH_KEEP_DATA=0         1 = keep the previous run's database and Temporal history
 #   BENCH_TEMPORAL_TUNING=1   0 = Temporal dev server with scripts/temporal.sh's settings only
+#   BENCH_TEMPORAL=dev        pg = the real Temporal server on the bench's PostgreSQL (scripts/temporal-pg.sh,
+#                             the production shape) instead of the dev server; for run-cost (docs/capacity.md)
 #   BENCH_CASES=create,e2e,gate,read,webhooks,knowledge,finance,turns,replicas   a subset, in this order
 #                             soak (opt-in, not in the default list): BENCH_SOAK_MINUTES=10, see bench/README.md
 #                             big-tables, run-cost (opt-in): a run of opt-in cases alone writes
@@ -59,6 +61,13 @@ fi
 : "${SVC_AUTO_PORTS:=1}"
 : "${BENCH_KEEP_DATA:=0}"
 : "${BENCH_TEMPORAL_TUNING:=1}"
+: "${BENCH_TEMPORAL:=dev}"
+export SVC_TEMPORAL_SERVER="$BENCH_TEMPORAL"
+if [[ "$BENCH_TEMPORAL" == pg ]]; then
+  # the dev server's flags do not apply to the real server, and the bench needs no UI
+  BENCH_TEMPORAL_TUNING=0
+  export SVC_TEMPORAL_UI=0
+fi
 
 # shellcheck source=../scripts/services.sh
 source scripts/services.sh
@@ -87,7 +96,8 @@ for ((i = 1; i <= repeat; i++)); do
   if [[ "$BENCH_KEEP_DATA" != 1 ]]; then
     bash scripts/postgres.sh stop >/dev/null 2>&1 || true
     bash scripts/temporal.sh stop >/dev/null 2>&1 || true
-    rm -rf "$SVC_DATA_DIR/pg" "$SVC_DATA_DIR"/temporal.db* "$SVC_DATA_DIR/logs"
+    bash scripts/temporal-pg.sh stop >/dev/null 2>&1 || true
+    rm -rf "$SVC_DATA_DIR/pg" "$SVC_DATA_DIR"/temporal.db* "$SVC_DATA_DIR/temporal-server" "$SVC_DATA_DIR/logs"
   fi
   svc_services_up
   svc_migrate >&2

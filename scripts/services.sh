@@ -15,6 +15,9 @@
 #   SVC_SKIP_INSTALL=1  never install (e.g. offline, or node_modules managed by hand)
 #   SVC_AUTO_PORTS=1    if a port is taken by something else, move to the next free one
 #                       instead of failing (test.sh turns this on; its ports matter to nobody)
+#   SVC_TEMPORAL_SERVER=dev  dev: Temporal's dev server on SQLite (scripts/temporal.sh); pg: the real server
+#                       on this PostgreSQL cluster (scripts/temporal-pg.sh, the production shape), started once
+#                       PostgreSQL is up (the bench measures a run's cost on it: bench/README.md)
 
 SVC_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=lib/common.sh
@@ -50,6 +53,13 @@ svc_throwaway_secrets_key() {
 # Services started by this invocation, in start order; cleanup stops exactly these, so that a
 # PostgreSQL or Temporal someone else started (another terminal, another script) keeps running.
 SVC_STARTED_SERVICES=()
+
+# The Temporal service script: the dev server, or the real server on PostgreSQL.
+case "${SVC_TEMPORAL_SERVER:-dev}" in
+  dev) SVC_TEMPORAL_SCRIPT=temporal ;;
+  pg) SVC_TEMPORAL_SCRIPT=temporal-pg ;;
+  *) svc_die "SVC_TEMPORAL_SERVER is dev or pg, not '${SVC_TEMPORAL_SERVER}'" ;;
+esac
 
 svc_install_deps() {
   if [[ "${SVC_SKIP_INSTALL:-0}" == 1 ]]; then
@@ -88,7 +98,7 @@ svc__pick_ports() {
   fi
 
   ui_offset=$((SVC_TEMPORAL_UI_PORT - SVC_TEMPORAL_PORT))
-  if st="$(bash "$SVC_SCRIPTS_DIR/temporal.sh" status)"; then
+  if st="$(bash "$SVC_SCRIPTS_DIR/$SVC_TEMPORAL_SCRIPT.sh" status)"; then
     SVC_TEMPORAL_PORT="$(svc__status_port "$st")"
     SVC_TEMPORAL_UI_PORT="$(svc__status_port "$st" ui)"
   elif svc_port_in_use "$SVC_TEMPORAL_PORT" || svc_port_in_use "$SVC_TEMPORAL_UI_PORT"; then
@@ -137,20 +147,25 @@ svc_services_up() {
 
   # Claim each service that is not running yet before starting it, so that an interrupt in the
   # middle of a start still stops it.
-  for name in postgres temporal; do
+  for name in postgres "$SVC_TEMPORAL_SCRIPT"; do
     if ! bash "$SVC_SCRIPTS_DIR/$name.sh" status >/dev/null; then
       SVC_STARTED_SERVICES+=("$name")
     fi
   done
 
-  # Both start in parallel: Temporal's first start and initdb each take a few seconds.
-  for name in postgres temporal; do
-    bash "$SVC_SCRIPTS_DIR/$name.sh" start &
-    pids+=($!)
-  done
-  for i in "${!pids[@]}"; do
-    wait "${pids[$i]}" || failed=1
-  done
+  if [[ "$SVC_TEMPORAL_SCRIPT" == temporal ]]; then
+    # Both start in parallel: Temporal's first start and initdb each take a few seconds.
+    for name in postgres temporal; do
+      bash "$SVC_SCRIPTS_DIR/$name.sh" start &
+      pids+=($!)
+    done
+    for i in "${!pids[@]}"; do
+      wait "${pids[$i]}" || failed=1
+    done
+  else
+    # the real server keeps its databases in this cluster
+    bash "$SVC_SCRIPTS_DIR/postgres.sh" start && bash "$SVC_SCRIPTS_DIR/temporal-pg.sh" start || failed=1
+  fi
   ((failed == 0)) || svc_die "could not start the services (see the messages above)"
   svc__mariadb_up
 

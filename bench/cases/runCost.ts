@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ALL_SCOPES, createKey, createWorkspace } from '../../test/helpers/live/accounts';
 import type { BenchContext, CaseResult } from '../lib/context';
 import { sleep } from '../lib/context';
-import { readPid, treeCpu } from '../lib/cpu';
+import { readPid, statTimes, treeCpu } from '../lib/cpu';
 import { startReceivers, type Receivers } from '../lib/receivers';
 import { type Account, type Kind, KINDS } from '../lib/runKinds';
 import { fmt, table } from '../lib/stats';
@@ -19,6 +19,15 @@ import { fmt, table } from '../lib/stats';
  */
 
 const RUNS = Number(process.env.BENCH_COST_RUNS ?? 200);
+/**
+ * On the real Temporal server (BENCH_TEMPORAL=pg, scripts/temporal-pg.sh) its two processes are measured apart
+ * (history, matching and the system worker as "Temporal", the frontend as "Temporal frontend"), its history lives
+ * in two databases of the bench's PostgreSQL cluster, and the CPU of the PostgreSQL backends serving those
+ * databases is told apart from the service's own ("Temporal's PostgreSQL").
+ */
+const TEMPORAL_PG = process.env.SVC_TEMPORAL_SERVER === 'pg';
+const PROCESSES = ['api', 'worker', 'temporal', 'temporalFrontend', 'postgres', 'temporalPostgres'] as const;
+type Process = (typeof PROCESSES)[number];
 const CONCURRENCY = Number(process.env.BENCH_COST_CONCURRENCY ?? 4);
 const WARMUP = 10;
 /** PostgreSQL backends flush their table counters at most once a second, and idle ones after 10 s. */
@@ -26,7 +35,7 @@ const STATS_FLUSH_MS = 11_000;
 
 interface Sample {
   at: number;
-  cpu: Record<'api' | 'worker' | 'temporal' | 'postgres', number>;
+  cpu: Record<Process, number>;
   ins: number;
   upd: number;
   del: number;
@@ -46,18 +55,25 @@ async function sample(ctx: BenchContext, dataDir: string): Promise<Sample> {
             (select wal_sync::text from pg_stat_wal) as syncs
        from pg_stat_user_tables`,
   );
-  const tree = (pid: number | undefined) => (pid === undefined ? 0 : treeCpu([pid]));
-  const temporalBytes = fs
-    .readdirSync(dataDir)
-    .filter((f) => f.startsWith('temporal.db'))
-    .reduce((sum, f) => sum + fs.statSync(path.join(dataDir, f)).size, 0);
+  const tree = (...pids: Array<number | undefined>) => treeCpu(pids.filter((p): p is number => p !== undefined));
+  const temporal = TEMPORAL_PG ? await temporalOnPostgres(conn, dataDir) : null;
+  const temporalBytes =
+    temporal?.bytes ??
+    fs
+      .readdirSync(dataDir)
+      .filter((f) => f.startsWith('temporal.db'))
+      .reduce((sum, f) => sum + fs.statSync(path.join(dataDir, f)).size, 0);
+  const temporalPostgres = temporal?.backendsCpu ?? 0;
   return {
     at: performance.now(),
     cpu: {
       api: tree(ctx.processes.api.child.pid),
       worker: tree(ctx.processes.worker.child.pid),
-      temporal: tree(readPid(path.join(dataDir, 'temporal.pid'))),
-      postgres: tree(readPid(path.join(dataDir, 'pg/postmaster.pid'))),
+      temporal: temporal?.coreCpu ?? tree(readPid(path.join(dataDir, 'temporal.pid'))),
+      temporalFrontend: temporal?.frontendCpu ?? 0,
+      // the cluster's whole tree, less the backends that serve Temporal's databases
+      postgres: tree(readPid(path.join(dataDir, 'pg/postmaster.pid'))) - temporalPostgres,
+      temporalPostgres,
     },
     ins: Number(row.ins),
     upd: Number(row.upd),
@@ -68,6 +84,34 @@ async function sample(ctx: BenchContext, dataDir: string): Promise<Sample> {
     dbBytes: Number(row.db),
     temporalBytes,
   };
+}
+
+/**
+ * The real Temporal server's share: its two processes' CPU, the CPU of the PostgreSQL backends connected to its
+ * databases (its pools keep them open for the whole case), and the size of those databases.
+ */
+async function temporalOnPostgres(conn: ReturnType<BenchContext['orm']['em']['getConnection']>, dataDir: string) {
+  const state = path.join(dataDir, 'temporal-server');
+  const rows = await conn.execute<Array<{ pid: number }>>(
+    `select pid from pg_stat_activity where datname in ('temporal', 'temporal_visibility')`,
+  );
+  const [{ bytes }] = await conn.execute<Array<{ bytes: string }>>(
+    `select (pg_database_size('temporal') + pg_database_size('temporal_visibility'))::text as bytes`,
+  );
+  let backendsCpu = 0;
+  for (const { pid } of rows) {
+    try {
+      const t = statTimes(`/proc/${pid}/stat`);
+      backendsCpu += (t.user + t.system) / 1000;
+    } catch {
+      // the backend ended meanwhile
+    }
+  }
+  const cpuOf = (role: string) => {
+    const pid = readPid(path.join(state, `${role}.pid`));
+    return pid === undefined ? 0 : treeCpu([pid]);
+  };
+  return { coreCpu: cpuOf('core'), frontendCpu: cpuOf('frontend'), backendsCpu, bytes: Number(bytes) };
 }
 
 /** `units` units of work, CONCURRENCY at a time. */
@@ -127,7 +171,7 @@ async function measureKind(ctx: BenchContext, kind: Kind, receivers: Receivers, 
   const after = await histories(ctx, ws.id);
   const windowMs = end.at - start.at;
   const cpu = Object.fromEntries(
-    (['api', 'worker', 'temporal', 'postgres'] as const).map((p) => {
+    PROCESSES.map((p) => {
       const idleRate = (start.cpu[p] - idleStart.cpu[p]) / (start.at - idleStart.at);
       const raw = end.cpu[p] - start.cpu[p];
       return [
@@ -135,7 +179,7 @@ async function measureKind(ctx: BenchContext, kind: Kind, receivers: Receivers, 
         { perRun: Math.max(0, raw - idleRate * windowMs) / RUNS, rawPerRun: raw / RUNS, idlePct: idleRate * 100 },
       ];
     }),
-  ) as Record<'api' | 'worker' | 'temporal' | 'postgres', { perRun: number; rawPerRun: number; idlePct: number }>;
+  ) as Record<Process, { perRun: number; rawPerRun: number; idlePct: number }>;
   return {
     kind: kind.name,
     what: kind.what,
@@ -181,8 +225,13 @@ export async function runCostCase(ctx: BenchContext): Promise<CaseResult> {
     fmt(r.cpuMs.api.perRun, 2),
     fmt(r.cpuMs.worker.perRun, 2),
     fmt(r.cpuMs.temporal.perRun, 2),
+    ...(TEMPORAL_PG ? [fmt(r.cpuMs.temporalFrontend.perRun, 2)] : []),
     fmt(r.cpuMs.postgres.perRun, 2),
-    fmt(r.cpuMs.api.perRun + r.cpuMs.worker.perRun + r.cpuMs.temporal.perRun + r.cpuMs.postgres.perRun, 2),
+    ...(TEMPORAL_PG ? [fmt(r.cpuMs.temporalPostgres.perRun, 2)] : []),
+    fmt(
+      PROCESSES.reduce((sum, p) => sum + r.cpuMs[p].perRun, 0),
+      2,
+    ),
     `${fmt(r.rowsInserted, 1)} / ${fmt(r.rowsUpdated, 1)} / ${fmt(r.rowsDeleted, 1)}`,
     `${fmt(r.commits, 1)} / ${fmt(r.walSyncs, 1)}`,
     fmt(r.walBytes / 1024, 1),
@@ -191,19 +240,22 @@ export async function runCostCase(ctx: BenchContext): Promise<CaseResult> {
     `${fmt(r.workflowsPerRun, 2)} / ${fmt(r.historyEventsPerRun, 1)}`,
   ]);
   const markdown = [
-    `### 12. Cost of one run, by kind (${RUNS} each, ${CONCURRENCY} at once; CPU less each process's idle rate)`,
+    `### 12. Cost of one run, by kind (${RUNS} each, ${CONCURRENCY} at once; CPU less each process's idle rate; ` +
+      `${TEMPORAL_PG ? 'the real Temporal server on PostgreSQL' : "Temporal's dev server on SQLite"})`,
     '',
     table(
       [
         'kind',
         'API ms',
         'worker ms',
-        'Temporal ms',
+        TEMPORAL_PG ? 'Temporal history+matching ms' : 'Temporal ms',
+        ...(TEMPORAL_PG ? ['Temporal frontend ms'] : []),
         'PostgreSQL ms',
+        ...(TEMPORAL_PG ? ["Temporal's PostgreSQL ms"] : []),
         'CPU ms in all',
         'rows ins / upd / del',
         'commits / WAL syncs',
-        'WAL KiB',
+        TEMPORAL_PG ? "WAL KiB (Temporal's too)" : 'WAL KiB',
         'db growth KiB',
         'Temporal db KiB',
         'workflows / history events',
@@ -214,5 +266,9 @@ export async function runCostCase(ctx: BenchContext): Promise<CaseResult> {
     ...results.map((r) => `- ${r.kind}: ${r.what}; ${fmt(r.wallSeconds, 1)} s wall.`),
     ...failures,
   ].join('\n');
-  return { title: 'run-cost', markdown, data: { kinds: results, failures } };
+  return {
+    title: 'run-cost',
+    markdown,
+    data: { temporal: TEMPORAL_PG ? 'postgres' : 'dev-sqlite', kinds: results, failures },
+  };
 }

@@ -5,8 +5,8 @@ import path from 'node:path';
  * How busy the machine was with work that is not ours, so that a noisy result can be told from a
  * slow service. Linux only (/proc); elsewhere it reports nothing.
  *
- * Ours = this process, the PostgreSQL and Temporal of this data dir, and every descendant of the
- * three, including descendants that have exited meanwhile. Foreign = all busy CPU time minus ours.
+ * Ours = this process, the PostgreSQL and Temporal of this data dir, and every descendant of them,
+ * including descendants that have exited meanwhile. Foreign = all busy CPU time minus ours.
  */
 export interface CpuSample {
   at: number;
@@ -79,6 +79,9 @@ export function cpuSample(dataDir: string): CpuSample | null {
   const roots = [
     process.pid,
     readPid(path.join(dataDir, 'temporal.pid')),
+    // the real Temporal server's two processes (BENCH_TEMPORAL=pg)
+    readPid(path.join(dataDir, 'temporal-server/core.pid')),
+    readPid(path.join(dataDir, 'temporal-server/frontend.pid')),
     readPid(path.join(dataDir, 'pg/postmaster.pid')),
   ];
   return { at: Date.now(), busy: machineBusy(), ours: treeCpu(roots.filter((p): p is number => p !== undefined)) };
