@@ -51,16 +51,17 @@ svc_pid_alive() {
   [[ -n "${1:-}" ]] && kill -0 "$1" 2>/dev/null
 }
 
-# Waits until background process $1, just forked by this shell, has exec'd its program; fails when it is
-# gone (or a zombie) first, or after ${2:-10} seconds. Until the exec, the pid's command line and
-# executable are this shell's, so a check of "is our server running" made at once calls a healthy start
-# dead; on a busy machine that gap is long. Every script that starts a server in the background calls it.
+# Waits until background process $1, just forked by this shell, has exec'd its program (through setsid,
+# which execs it in turn); fails when it is gone (or a zombie) first, or after ${2:-10} seconds. Until the
+# exec, the pid's command line and executable are this shell's, so a check of "is our server running" made
+# at once calls a healthy start dead; on a busy machine that gap is long. Every script that starts a server
+# in the background calls it.
 svc_wait_exec() {
   local pid="$1" deadline=$((SECONDS + ${2:-10})) self exe
   self="$(readlink "/proc/$$/exe")"
   while :; do
     exe="$(readlink "/proc/$pid/exe" 2>/dev/null)" || return 1
-    [[ "$exe" != "$self" ]] && return 0
+    [[ "$exe" != "$self" && "${exe##*/}" != setsid ]] && return 0
     ((SECONDS < deadline)) || return 1
     sleep 0.02
   done
