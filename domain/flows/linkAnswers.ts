@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { FlowGateAnswer } from '../../db/entities/FlowGateAnswer';
 import { FlowRun } from '../../db/entities/FlowRun';
 import { auditContextOf, type RequestMeta } from '../audit/context';
-import { answerThroughLink, type LinkClaim, type LinkPage } from '../shared/approvalLinks';
+import { answerThroughLink, linkGate, type LinkClaim, type LinkPage } from '../shared/approvalLinks';
 import type { RelayDeps } from '../shared/outbox/relay';
 import { flowPolicyGateOf, type FlowPolicyGate } from './approvalAnswers';
 import { answerFlowApproval } from './runs';
@@ -47,11 +47,10 @@ async function check(em: EntityManager, claim: LinkClaim): Promise<{ gate: FlowP
     actionId: claim.actionId,
     userId: claim.userId,
   });
-  if (used) return { page: { kind: 'used' } };
-  const run = await em.findOne(FlowRun, { id: claim.subjectId, workspaceId: claim.workspaceId });
-  const gate = flowPolicyGateOf(run?.pendingApproval ?? null);
-  if (!run || run.status !== 'waiting_approval' || !gate || gate.id !== claim.actionId) {
-    return { page: { kind: 'closed' } };
-  }
-  return { gate };
+  const run = used ? null : await em.findOne(FlowRun, { id: claim.subjectId, workspaceId: claim.workspaceId });
+  return linkGate(
+    claim,
+    used,
+    run?.status === 'waiting_approval' ? flowPolicyGateOf(run.pendingApproval ?? null) : null,
+  );
 }

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { auditContextOf, type RequestMeta } from '../audit/context';
 import { GateAnswer } from '../../db/entities/GateAnswer';
 import { Run } from '../../db/entities/Run';
-import { answerThroughLink, type LinkClaim, type LinkPage } from '../shared/approvalLinks';
+import { answerThroughLink, linkGate, type LinkClaim, type LinkPage } from '../shared/approvalLinks';
 import type { RelayDeps } from '../shared/outbox/relay';
 import { answerPolicyGate, policyGateOf, type PolicyGate } from './approvalAnswers';
 
@@ -43,15 +43,7 @@ export async function confirmRunLink(
 }
 
 async function check(em: EntityManager, claim: LinkClaim): Promise<{ gate: PolicyGate } | { page: LinkPage }> {
-  const used = await em.findOne(GateAnswer, {
-    runId: claim.subjectId,
-    actionId: claim.actionId,
-    userId: claim.userId,
-  });
-  if (used) return { page: { kind: 'used' } };
-  const run = await em.findOne(Run, { id: claim.subjectId, workspaceId: claim.workspaceId });
-  const gate = policyGateOf(run?.pendingAction ?? null);
-  if (!run || run.status !== 'needs_approval' || !gate || gate.id !== claim.actionId)
-    return { page: { kind: 'closed' } };
-  return { gate };
+  const used = await em.findOne(GateAnswer, { runId: claim.subjectId, actionId: claim.actionId, userId: claim.userId });
+  const run = used ? null : await em.findOne(Run, { id: claim.subjectId, workspaceId: claim.workspaceId });
+  return linkGate(claim, used, run?.status === 'needs_approval' ? policyGateOf(run.pendingAction ?? null) : null);
 }
