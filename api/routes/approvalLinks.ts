@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { confirmFlowLink, openFlowLink } from '../../domain/flows/linkAnswers';
-import { confirmRunLink, openRunLink } from '../../domain/runs/linkAnswers';
+import { flowLinkAnswers } from '../../domain/flows/linkAnswers';
+import { runLinkAnswers } from '../../domain/runs/linkAnswers';
 import { checkLink, type LinkKind, type LinkPage } from '../../domain/shared/approvalLinks';
+import type { LinkAnswers } from '../../domain/shared/linkAnswers';
 import type { RelayDeps } from '../../domain/shared/outbox/relay';
 import type { Config } from '../../platform/config';
+import type { RequestMeta } from '../../domain/audit/context';
 import { requestMeta } from '../auditContext';
 import type { AppContext } from '../context';
 import { escapeHtml } from './apps/html';
@@ -70,10 +72,7 @@ function body(shown: LinkPage, action: string): string {
 }
 
 /** Each kind of link, answered by its area. */
-const ANSWERERS: Record<LinkKind, { open: typeof openRunLink; confirm: typeof confirmRunLink }> = {
-  run: { open: openRunLink, confirm: confirmRunLink },
-  flow_run: { open: openFlowLink, confirm: confirmFlowLink },
-};
+const ANSWERERS: Record<LinkKind, LinkAnswers<RequestMeta>> = { run: runLinkAnswers, flow_run: flowLinkAnswers };
 
 /** The routes of the links; `config.secretKeys` verifies their tokens. */
 export function approvalLinkRoutes(deps: RelayDeps & { config: Pick<Config, 'temporal' | 'secretKeys'> }): RouteDef[] {

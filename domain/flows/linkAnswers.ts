@@ -1,56 +1,31 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { FlowGateAnswer } from '../../db/entities/FlowGateAnswer';
 import { FlowRun } from '../../db/entities/FlowRun';
 import { auditContextOf, type RequestMeta } from '../audit/context';
-import { answerThroughLink, linkGate, type LinkClaim, type LinkPage } from '../shared/approvalLinks';
-import type { RelayDeps } from '../shared/outbox/relay';
+import { linkAnswers } from '../shared/linkAnswers';
 import { flowPolicyGateOf, type FlowPolicyGate } from './approvalAnswers';
 import { answerFlowApproval } from './runs';
 
 /**
- * What a one-click link to a flow run's approval step comes to (docs/api/flows.md#approval-policies): the
- * confirm page it opens, and the answer its confirmation gives through the approval route's own function,
- * so it is judged by the step's policy, audited and counted like any answer. The token was checked (genuine,
- * not expired) by the caller (domain/shared/approvalLinks.ts); this checks what it answers.
+ * One-click links to a flow run's approval step (docs/api/flows.md#approval-policies): the confirm page shows the
+ * step's message, and the confirmation answers through `POST /v1/flow-runs/{id}/approval`'s own function, naming
+ * the step, so it is judged by the step's policy, audited and counted like any answer.
  */
-
-/** The confirm page of a flow run link (GET): it shows the step's message and answers nothing. */
-export async function openFlowLink(em: EntityManager, claim: LinkClaim): Promise<LinkPage> {
-  const checked = await check(em, claim);
-  if ('page' in checked) return checked.page;
-  const { gate } = checked;
-  return {
-    kind: 'confirm',
-    decision: claim.decision,
+export const flowLinkAnswers = linkAnswers<FlowPolicyGate, RequestMeta>({
+  subject: 'flow run',
+  async lookup(em, claim) {
+    const answered = await em.findOne(FlowGateAnswer, {
+      flowRunId: claim.subjectId,
+      actionId: claim.actionId,
+      userId: claim.userId,
+    });
+    const run = answered ? null : await em.findOne(FlowRun, { id: claim.subjectId, workspaceId: claim.workspaceId });
+    const openGate = run?.status === 'waiting_approval' ? flowPolicyGateOf(run.pendingApproval ?? null) : null;
+    return { answered, openGate };
+  },
+  confirmPage: (claim, gate) => ({
     asks: `Step "${gate.step}" of flow run ${claim.subjectId} waits for approval (${gate.remaining} more needed).`,
     shows: { caption: 'The step asks', text: gate.message },
-  };
-}
-
-/** Gives the answer of a flow run link (POST), as its user, under the step's policy like any answer. */
-export async function confirmFlowLink(
-  deps: RelayDeps,
-  em: EntityManager,
-  claim: LinkClaim,
-  meta: RequestMeta,
-): Promise<LinkPage> {
-  const checked = await check(em, claim);
-  if ('page' in checked) return checked.page;
-  return answerThroughLink(claim, checked.gate.remaining, 'flow run', (who, approved) =>
+  }),
+  answer: (deps, em, who, claim, approved, meta) =>
     answerFlowApproval(deps, em, who, claim.subjectId, { approved }, auditContextOf(who, meta), claim.actionId),
-  );
-}
-
-async function check(em: EntityManager, claim: LinkClaim): Promise<{ gate: FlowPolicyGate } | { page: LinkPage }> {
-  const used = await em.findOne(FlowGateAnswer, {
-    flowRunId: claim.subjectId,
-    actionId: claim.actionId,
-    userId: claim.userId,
-  });
-  const run = used ? null : await em.findOne(FlowRun, { id: claim.subjectId, workspaceId: claim.workspaceId });
-  return linkGate(
-    claim,
-    used,
-    run?.status === 'waiting_approval' ? flowPolicyGateOf(run.pendingApproval ?? null) : null,
-  );
-}
+});

@@ -101,21 +101,6 @@ export function checkLink(ring: SecretKeyRing | undefined, token: string): { cla
   return { claim };
 }
 
-/**
- * The open gate a checked claim answers, or the page saying why there is none: its person answered already
- * (`answered`, their answer row), or `openGate` (the area's gate while its subject waits, else null) is
- * gone or is another step's.
- */
-export function linkGate<G extends { id: string }>(
-  claim: LinkClaim,
-  answered: unknown,
-  openGate: G | null,
-): { gate: G } | { page: LinkPage } {
-  if (answered) return { page: { kind: 'used' } };
-  if (!openGate || openGate.id !== claim.actionId) return { page: { kind: 'closed' } };
-  return { gate: openGate };
-}
-
 /** When the links of a gate expire (Unix seconds): with the gate, else a week from now. */
 export function linkExpiry(gateExpiresAt: string | null | undefined): number {
   return gateExpiresAt
