@@ -1,7 +1,14 @@
 import type { Middleware } from 'koa';
 import type { AppState } from '../context';
 import { errors } from '../../domain/errors';
-import { claimKey, completeKey, releaseKey, type KeyScope } from '../../domain/shared/idempotency/keys';
+import {
+  CLAIM_RENEW_MS,
+  claimKey,
+  completeKey,
+  releaseKey,
+  renewKey,
+  type KeyScope,
+} from '../../domain/shared/idempotency/keys';
 import { requestHash } from '../../domain/shared/idempotency/fingerprint';
 import type { RouteDef } from '../routes/route';
 
@@ -43,11 +50,18 @@ export function idempotency(route: RouteDef): Middleware<AppState> {
       ctx.set('Idempotent-Replayed', 'true');
       return;
     }
+    // renewed while the request runs, so that only a dead process's claim is ever taken over
+    const renewal = setInterval(() => {
+      renewKey(ctx.state.em.fork(), scope).catch(() => undefined);
+    }, CLAIM_RENEW_MS);
+    renewal.unref();
     try {
       await next();
     } catch (err) {
       await releaseKey(ctx.state.em, scope).catch(() => undefined);
       throw err;
+    } finally {
+      clearInterval(renewal);
     }
     if (ctx.status >= 500) {
       await releaseKey(ctx.state.em, scope);

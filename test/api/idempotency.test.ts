@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import type { Harness } from '../helpers/harness';
 import { bearer, createKey, sessionCookie, setPlan, signUp, type Account } from '../helpers/factories';
 import { startReceiver } from '../helpers/receiver';
@@ -174,6 +175,74 @@ describe('Idempotency-Key on every POST', () => {
     expect(fresh.status).toBe(201);
     expect((await fresh.json()).id).not.toBe(run.id);
   });
+
+  it("a key whose first request still runs is 409 in_progress with Retry-After; a dead process's claim is taken over", async () => {
+    const key = randomUUID();
+    expect((await post('POST /v1/folders', '/v1/folders', key, { name: 'Held' })).status).toBe(201);
+    const em = h.orm.em.fork();
+    // as if the first request still ran, its claim renewed just now: a repeat waits for it, then is told to retry
+    await em.execute(
+      `update idempotency_keys set state = 'running', response_status = null, response_body = null, locked_at = now()
+       where key = ?`,
+      [key],
+    );
+    const busy = await post('POST /v1/folders', '/v1/folders', key, { name: 'Held' });
+    expect(busy.status).toBe(409);
+    expect(busy.headers.get('retry-after')).toBe('5');
+    expect((await busy.json()).error).toMatchObject({ code: 'conflict', details: { reason: 'in_progress' } });
+    // as if its process had died: the claim not renewed for over 30 s is the next repeat's
+    await em.execute(`update idempotency_keys set locked_at = now() - interval '31 seconds' where key = ?`, [key]);
+    const taken = await post('POST /v1/folders', '/v1/folders', key, { name: 'Held' });
+    expect(taken.status).toBe(201);
+    expect(taken.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('a running request renews its claim for as long as it runs (a slow upload), so no repeat takes it over', async () => {
+    const key = randomUUID();
+    covered.add('POST /v1/files');
+    const claimedAt = async () =>
+      (
+        await h.orm.em
+          .fork()
+          .execute<Array<{ age: number }>>(
+            `select extract(epoch from now() - locked_at)::float as age from idempotency_keys where key = ? and state = 'running'`,
+            [key],
+          )
+      )[0]?.age;
+    // the upload's body arrives in two halves, 12 s apart
+    const url = new URL('/v1/files', h.url);
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            ...auth,
+            'idempotency-key': key,
+            'content-type': 'text/plain',
+            'x-filename': 'slow.txt',
+            'content-length': '10',
+          },
+        },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.write('hello');
+      setTimeout(() => req.end('world'), 12_000);
+    });
+    await pollUntil(5_000, claimedAt, (age) => age !== undefined, 'the upload claiming its key');
+    await new Promise((r) => setTimeout(r, 11_000));
+    // 11 s into the request its claim is younger than that: renewed meanwhile
+    expect(await claimedAt()).toBeLessThan(10.5);
+    const done = await answer;
+    expect(done.status).toBe(201);
+    expect(JSON.parse(done.body)).toMatchObject({ filename: 'slow.txt', size: 10 });
+  }, 60_000);
 
   it('gate answers, cancel and feedback act once: a repeat replays instead of answering the next gate', async () => {
     const scripted = await createAgent(h, auth, { presetId: 'scripted' });

@@ -2,8 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 
 /**
  * The topology drill's client: every request goes through the entry point and is retried the way the
- * contract asks a client to (docs/api/errors.md): on 429 and 5xx after `Retry-After`, and on a dropped
- * connection, each POST with the one `Idempotency-Key` on every try, so a retry never makes a second run.
+ * contract asks a client to (docs/api/errors.md): on 429, 5xx and a 409 saying its key's first request is in
+ * progress, after `Retry-After`, and on a dropped connection, each POST with the one `Idempotency-Key` on every
+ * try, so a retry never makes a second run.
  */
 export class DrillClient {
   /** Answers by status, over every try. */
@@ -48,16 +49,16 @@ export class DrillClient {
         });
         const bytes = Buffer.from(await res.arrayBuffer());
         this.statuses[res.status] = (this.statuses[res.status] ?? 0) + 1;
-        const retry = res.status === 429 || res.status >= 500;
-        if (!retry || Date.now() > deadline) {
-          let body: any = null;
-          try {
-            body = bytes.length ? JSON.parse(bytes.toString('utf8')) : null;
-          } catch {
-            body = null;
-          }
-          return { status: res.status, body, bytes };
+        let body: any = null;
+        try {
+          body = bytes.length ? JSON.parse(bytes.toString('utf8')) : null;
+        } catch {
+          body = null;
         }
+        // a key whose first request still runs (or ran on the API just killed, until its claim lapses)
+        const keyBusy = res.status === 409 && body?.error?.details?.reason === 'in_progress';
+        const retry = res.status === 429 || res.status >= 500 || keyBusy;
+        if (!retry || Date.now() > deadline) return { status: res.status, body, bytes };
         const after = Number(res.headers.get('retry-after'));
         if (after > 0) wait = Math.min(after, 5) * 1000;
       } catch (err) {

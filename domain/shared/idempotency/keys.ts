@@ -1,14 +1,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { errors } from '../../errors';
+import { ApiError, errors } from '../../errors';
 
 /** An Idempotency-Key is honoured for 24 hours after its first request (docs/api/limits.md#idempotency). */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
 
 /**
- * A first request still running after this long died with its process (no request outlives the API's
- * deadlines by this much): a retry may take its key over instead of waiting for it forever.
+ * While a first request runs, its API renews the key's claim this often (`renewKey`), however long the
+ * request takes (a slow upload).
  */
-const ABANDONED_AFTER_SECONDS = 120;
+export const CLAIM_RENEW_MS = 10_000;
+
+/**
+ * A claim not renewed for this long belongs to a process that died: a retry takes the key over instead of
+ * waiting for it forever. Three renewals missed, so a busy process is not mistaken for a dead one.
+ */
+const ABANDONED_AFTER_SECONDS = 30;
+
+/** What a retry is told to wait before trying a key whose first request still runs. */
+const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
 
 /** How long a retry waits for the first request with its key to answer before giving up with 409. */
 const WAIT_FOR_FIRST_MS = 10_000;
@@ -38,9 +47,10 @@ interface Row {
 
 /**
  * Claims a key for a request, or finds what the first request with it answered. A fresh key, an expired
- * one (older than 24 h) and one abandoned by a dead process are claimed; a key answered for another
- * request (fingerprint) is 409 `conflict`; a key whose first request still runs is waited for, and is
- * 409 `conflict` if it does not answer in time, so two requests with one key never both act.
+ * one (older than 24 h) and one abandoned by a dead process (its claim not renewed) are claimed; a key
+ * answered for another request (fingerprint) is 409 `conflict`; a key whose first request still runs is
+ * waited for, and is 409 `conflict` (`details.reason: 'in_progress'`, with `Retry-After`) if it does not
+ * answer in time, so two requests with one key never both act.
  */
 export async function claimKey(em: EntityManager, scope: KeyScope, fingerprint: string): Promise<Claim> {
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
@@ -71,10 +81,24 @@ export async function claimKey(em: EntityManager, scope: KeyScope, fingerprint: 
       return { kind: 'replay', response: { status: row.response_status ?? 200, body: row.response_body } };
     }
     if (Date.now() >= deadline) {
-      throw errors.conflict('A request with this Idempotency-Key is still in progress; retry later');
+      throw new ApiError(
+        'conflict',
+        'A request with this Idempotency-Key is still in progress; retry later',
+        { reason: 'in_progress' },
+        { 'Retry-After': String(IN_PROGRESS_RETRY_AFTER_SECONDS) },
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/** Renews a running request's claim on its key, so that no retry takes it over while the request lives. */
+export async function renewKey(em: EntityManager, scope: KeyScope): Promise<void> {
+  await em.execute(
+    `update idempotency_keys set locked_at = now()
+     where workspace_id = ? and route = ? and key = ? and state = 'running'`,
+    [scope.workspaceId, scope.route, scope.key],
+  );
 }
 
 /** Stores the first request's answer; every repeat within the window gets it. */
