@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { listModels, listPresets, listTools } from '../../domain/catalog/catalog';
 import type { ModelRegistry } from '../../domain/models/registry';
 import type { ToolRegistry } from '../../domain/tools/registry';
+import { modelListOut, presetListOut, toolListOut } from '../schemas/catalog';
 import { defineRoute, type RouteDef } from './route';
 
 /** The built-in catalogues of presets, models and tools (docs/api/agents.md), scope `agents:read`. */
@@ -14,9 +14,7 @@ export function catalogRoutes(deps: { models: ModelRegistry; tools: ToolRegistry
       summary: 'Built-in agent presets',
       tag: 'catalog',
       access,
-      responses: {
-        200: { description: 'Presets', schema: z.object({ presets: z.array(z.record(z.string(), z.unknown())) }) },
-      },
+      responses: { 200: { description: 'Presets', schema: presetListOut } },
       async handler(ctx) {
         ctx.body = listPresets();
       },
@@ -27,20 +25,7 @@ export function catalogRoutes(deps: { models: ModelRegistry; tools: ToolRegistry
       summary: 'Available models and their prices',
       tag: 'catalog',
       access,
-      responses: {
-        200: {
-          description: 'Models',
-          schema: z.object({
-            models: z.array(
-              z.object({
-                id: z.string(),
-                provider: z.string(),
-                pricing: z.object({ inputPerMTokUsd: z.number(), outputPerMTokUsd: z.number(), perRunUsd: z.number() }),
-              }),
-            ),
-          }),
-        },
-      },
+      responses: { 200: { description: 'Models', schema: modelListOut } },
       async handler(ctx) {
         ctx.body = listModels(deps.models);
       },
@@ -51,9 +36,7 @@ export function catalogRoutes(deps: { models: ModelRegistry; tools: ToolRegistry
       summary: 'Tools an agent can use',
       tag: 'catalog',
       access,
-      responses: {
-        200: { description: 'Tools', schema: z.object({ tools: z.array(z.record(z.string(), z.unknown())) }) },
-      },
+      responses: { 200: { description: 'Tools', schema: toolListOut } },
       async handler(ctx) {
         ctx.body = listTools(deps.tools);
       },

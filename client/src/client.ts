@@ -8,6 +8,8 @@ import { ApiKeys } from './resources/api-keys.js';
 import { Apps } from './resources/apps.js';
 import { Phone } from './resources/phone.js';
 import { Files } from './resources/files.js';
+import { Folders } from './resources/folders.js';
+import { LocalRuns } from './resources/local-runs.js';
 import { Finance } from './resources/finance.js';
 import { PriceLists } from './resources/price-lists.js';
 import { OutputConnections } from './resources/output-connections.js';
@@ -59,7 +61,7 @@ export const DEFAULT_BASE_URL = 'http://localhost:3000';
  * ```
  */
 export class Svc {
-  /** Agent definitions. */
+  /** Agent definitions, their versions, and the catalogues of presets, models and tools. */
   readonly agents: Agents;
   /** Evals of agents and their runs (each case a real, charged run). */
   readonly evals: Evals;
@@ -81,10 +83,14 @@ export class Svc {
   readonly priceLists: PriceLists;
   /** File library uploads and downloads. */
   readonly files: Files;
+  /** The file library's folders. */
+  readonly folders: Folders;
   /** Finance: bank imports, transactions, categories, rules, summary, export, reconciliation and report runs. */
   readonly finance: Finance;
   /** Runs: create, steer, wait, list. */
   readonly runs: Runs;
+  /** Runs a local runner executed itself, reported in batches. */
+  readonly localRuns: LocalRuns;
   /** Webhook subscriptions. */
   readonly webhooks: Webhooks;
   /** Save-output connections: where succeeded runs' outputs are sent. */
@@ -150,8 +156,10 @@ export class Svc {
     this.flowRuns = new FlowRuns(this.http);
     this.priceLists = new PriceLists(this.http);
     this.files = new Files(this.http);
+    this.folders = new Folders(this.http);
     this.finance = new Finance(this.http);
     this.runs = new Runs(this.http);
+    this.localRuns = new LocalRuns(this.http);
     this.webhooks = new Webhooks(this.http);
     this.outputConnections = new OutputConnections(this.http);
     this.usage = new UsageResource(this.http);
@@ -167,7 +175,7 @@ export class Svc {
   }
 
   /**
-   * Escape hatch for routes without a resource method: sends a request with this client's
+   * Escape hatch for routes this version of the client has no method for yet: sends a request with this client's
    * authentication, retries and error mapping, and returns the parsed JSON body.
    * @throws {SvcError} as the resource methods do
    */

@@ -10,6 +10,9 @@
  */
 import type { App, AppDomain, AppDomainCheck, AppFormField, AppTemplate, AppUsage } from './app-types.js';
 import type { AuditEntry } from './audit-types.js';
+import type { Model, ModelPricing, Preset, Tool } from './catalog-types.js';
+import type { Folder } from './file-types.js';
+import type { AgentDefinition, LocalRunReport, RecordedLocalRun, SavedRead } from './local-run-types.js';
 import type {
   CreatedPhoneNumber,
   PhoneBooking,
@@ -237,6 +240,45 @@ export const FILE_FIELDS = {
   folderId: N,
   createdAt: R,
 } as const satisfies Fields<FileObject>;
+
+export const FOLDER_FIELDS = {
+  id: R,
+  name: R,
+  parentId: N,
+  createdAt: R,
+  updatedAt: R,
+} as const satisfies Fields<Folder>;
+
+export const PRESET_FIELDS = {
+  id: R,
+  name: R,
+  description: R,
+  modelId: R,
+  instructions: N,
+  tools: R,
+  settings: R,
+} as const satisfies Fields<Preset>;
+export const MODEL_FIELDS = { id: R, provider: R, pricing: R } as const satisfies Fields<Model>;
+export const MODEL_PRICING_FIELDS = {
+  inputPerMTokUsd: R,
+  outputPerMTokUsd: R,
+  perRunUsd: R,
+} as const satisfies Fields<ModelPricing>;
+export const TOOL_FIELDS = { name: R, description: R, parameters: R } as const satisfies Fields<Tool>;
+
+export const AGENT_DEFINITION_FIELDS = {
+  id: R,
+  name: R,
+  version: R,
+  modelId: R,
+  tools: R,
+  settings: R,
+  instructions: 'optional|null',
+  savedReads: 'optional',
+} as const satisfies Fields<AgentDefinition>;
+export const SAVED_READ_FIELDS = { savedTableId: R, name: R, read: R } as const satisfies Fields<SavedRead>;
+export const LOCAL_RUN_REPORT_FIELDS = { batchId: R, runs: R } as const satisfies Fields<LocalRunReport>;
+export const RECORDED_LOCAL_RUN_FIELDS = { id: R, status: R } as const satisfies Fields<RecordedLocalRun>;
 
 export const API_KEY_FIELDS = {
   id: R,

@@ -56,6 +56,10 @@ export const CLIENT_CALLS: ClientCall[] = [
   ),
   call('agents.getVersion', (s) => s.agents.getVersion(ID, 2), S.AGENT_VERSION_FIELDS),
   call('agents.restoreVersion', (s) => s.agents.restoreVersion(ID, 2), S.AGENT_FIELDS),
+  call('agents.definition', (s) => s.agents.definition(ID), S.AGENT_DEFINITION_FIELDS),
+  call('agents.presets', (s) => s.agents.presets(), S.PRESET_FIELDS, { keys: ['presets'], items: 'presets' }),
+  call('agents.models', (s) => s.agents.models(), S.MODEL_FIELDS, { keys: ['models'], items: 'models' }),
+  call('agents.tools', (s) => s.agents.tools(), S.TOOL_FIELDS, { keys: ['tools'], items: 'tools' }),
 
   call('dataSources.create', (s) => s.dataSources.create({ name: 'f', type: 'file' }), S.DATA_SOURCE_FIELDS),
   call(
@@ -262,7 +266,17 @@ export const CLIENT_CALLS: ClientCall[] = [
   call('files.list', (s) => s.files.list({ folderId: ID2 }).toArray(), S.FILE_FIELDS, paged('files')),
   call('files.get', (s) => s.files.get(ID), S.FILE_FIELDS),
   call('files.content', (s) => s.files.content(ID), null),
+  call('files.update', (s) => s.files.update(ID, { filename: 'b.txt', folderId: null }), S.FILE_FIELDS),
   call('files.delete', (s) => s.files.delete(ID), null),
+  call('folders.create', (s) => s.folders.create({ name: 'f', parentId: ID2 }), S.FOLDER_FIELDS),
+  call(
+    'folders.list',
+    (s) => s.folders.list({ parentId: 'root', limit: 5 }).toArray(),
+    S.FOLDER_FIELDS,
+    paged('folders'),
+  ),
+  call('folders.update', (s) => s.folders.update(ID, { name: 'g', parentId: null }), S.FOLDER_FIELDS),
+  call('folders.delete', (s) => s.folders.delete(ID), null),
 
   call('runs.create', (s) => s.runs.create({ agentId: ID, input: { fileIds: [ID2] } }), S.RUN_FIELDS),
   call('runs.get', (s) => s.runs.get(ID), S.RUN_FIELDS),
@@ -299,6 +313,17 @@ export const CLIENT_CALLS: ClientCall[] = [
     paged('batches'),
   ),
   call('runs.localBatch', (s) => s.runs.localBatch(ID), S.LOCAL_RUN_BATCH_DETAIL_FIELDS),
+  call(
+    'localRuns.report',
+    (s) =>
+      s.localRuns.report({
+        agentId: ID,
+        runs: [
+          { status: 'succeeded', output: 1, startedAt: '2026-01-01T00:00:00Z', completedAt: '2026-01-01T00:00:01Z' },
+        ],
+      }),
+    S.LOCAL_RUN_REPORT_FIELDS,
+  ),
   // follows the event stream, then polls runs.get: both requests are checked, the run against the last
   call('runs.wait', (s) => s.runs.wait(ID, { pollMs: 1, timeoutMs: 5000 }), S.RUN_FIELDS),
 
@@ -460,14 +485,6 @@ export const NOT_IN_CLIENT: Array<[string, string]> = [
   ['GET /healthz', "the operator's probe"],
   ['GET /readyz', "the operator's probe"],
   ['GET /v1/openapi.json', 'the document itself'],
-  // no method yet: reachable through `svc.request`
-  ['* /v1/folders*', "the file library's folders"],
-  ['PATCH /v1/files/{id}', 'renaming or moving a file'],
-  ['GET /v1/agents/{id}/definition', "a local runner's read of an agent"],
-  ['POST /v1/local-runs', "a local runner's report"],
-  ['GET /v1/presets', 'the presets catalogue'],
-  ['GET /v1/models', 'the models catalogue'],
-  ['GET /v1/tools', 'the tools catalogue'],
 ];
 
 /** Methods on the resource prototypes that are not public API (TypeScript `private`). */
@@ -482,6 +499,11 @@ export const NESTED: Array<[string, string[], Readonly<Record<string, Field>>]> 
   ['GET /v1/whatsapp/conversations/{id}', ['messages', '[]'], S.WHATSAPP_MESSAGE_FIELDS],
   ['GET /v1/runs/{id}', ['error'], S.RUN_ERROR_FIELDS],
   ['GET /v1/agents/{id}', ['settings'], S.AGENT_SETTINGS_FIELDS],
+  ['GET /v1/agents/{id}/definition', ['settings'], S.AGENT_SETTINGS_FIELDS],
+  ['GET /v1/agents/{id}/definition', ['savedReads', '[]'], S.SAVED_READ_FIELDS],
+  ['GET /v1/presets', ['presets', '[]', 'settings'], S.AGENT_SETTINGS_FIELDS],
+  ['GET /v1/models', ['models', '[]', 'pricing'], S.MODEL_PRICING_FIELDS],
+  ['POST /v1/local-runs', ['runs', '[]'], S.RECORDED_LOCAL_RUN_FIELDS],
   ['GET /v1/phone/calls/{id}', ['transcript', '[]'], S.PHONE_TRANSCRIPT_FIELDS],
   ['GET /v1/phone/calendar', ['bookings', '[]'], S.PHONE_BOOKING_FIELDS],
   ['GET /v1/usage', ['byDay', '[]'], S.USAGE_DAY_FIELDS],

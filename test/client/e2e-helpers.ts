@@ -20,6 +20,7 @@ export const CLIENT_SCOPES: Scope[] = [
   'webhooks:manage',
   'usage:read',
   'keys:manage',
+  'runner:run',
 ];
 
 export interface ClientWorkspace {

@@ -11,6 +11,10 @@ beforeAll(async () => {
     if (req.path === '/v1/api-keys' && req.method === 'GET') return json(res, 200, { apiKeys: [{ id: 'k1' }] });
     if (req.path === '/v1/agents' && req.method === 'GET')
       return json(res, 200, { agents: [{ id: 'a1' }], nextCursor: null });
+    if (req.path === '/v1/folders' && req.method === 'GET')
+      return json(res, 200, { folders: [{ id: 'd1' }], nextCursor: null });
+    for (const catalogue of ['presets', 'models', 'tools'])
+      if (req.path === `/v1/${catalogue}`) return json(res, 200, { [catalogue]: [{ id: `${catalogue}-1` }] });
     json(res, req.method === 'POST' ? 201 : 200, runFixture('r1', 'running'));
   });
   svc = new Svc({ apiKey: 'k', baseUrl: server.url, maxRetries: 0 });
@@ -29,6 +33,8 @@ describe('resource methods map to the contract routes', () => {
     ['usage.balance', () => svc.usage.balance(), 'GET', '/v1/usage/balance'],
     ['webhooks.delete', () => svc.webhooks.delete('w1'), 'DELETE', '/v1/webhooks/w1'],
     ['apiKeys.revoke', () => svc.apiKeys.revoke('k1'), 'DELETE', '/v1/api-keys/k1'],
+    ['agents.definition', () => svc.agents.definition('a 1'), 'GET', '/v1/agents/a%201/definition'],
+    ['folders.delete', () => svc.folders.delete('d/1'), 'DELETE', '/v1/folders/d%2F1'],
   ])('%s', async (_name, call, method, path) => {
     await call();
     expect([last().method, last().path]).toEqual([method, path]);
@@ -83,6 +89,54 @@ describe('resource methods map to the contract routes', () => {
     expect(last().path).toBe(path);
     expect(last().headers['content-type']).toBe('application/json');
     expect(lastJson()).toEqual(body);
+  });
+
+  it.each([
+    [
+      'files.update',
+      () => svc.files.update('f1', { filename: 'b.txt', folderId: null }),
+      '/v1/files/f1',
+      { filename: 'b.txt', folderId: null },
+    ],
+    [
+      'folders.update',
+      () => svc.folders.update('d1', { name: 'Q4', parentId: 'd0' }),
+      '/v1/folders/d1',
+      { name: 'Q4', parentId: 'd0' },
+    ],
+  ])('%s patches its JSON body, without an Idempotency-Key', async (_name, call, path, body) => {
+    await call();
+    expect([last().method, last().path]).toEqual(['PATCH', path]);
+    expect(last().headers['idempotency-key']).toBeUndefined();
+    expect(lastJson()).toEqual(body);
+  });
+
+  it.each([
+    ['folders.create', () => svc.folders.create({ name: 'Q4', parentId: null }), '/v1/folders'],
+    [
+      'localRuns.report',
+      () =>
+        svc.localRuns.report({
+          agentId: 'a1',
+          runs: [{ status: 'succeeded', startedAt: '2026-01-01T00:00:00Z', completedAt: '2026-01-01T00:00:01Z' }],
+        }),
+      '/v1/local-runs',
+    ],
+  ])('%s posts with an Idempotency-Key of its own per call', async (_name, call, path) => {
+    await call();
+    const first = last().headers['idempotency-key'];
+    await call();
+    expect([last().method, last().path]).toEqual(['POST', path]);
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(last().headers['idempotency-key']).not.toBe(first);
+  });
+
+  it('the catalogues unwrap their arrays; folders.list paginates with its parentId', async () => {
+    await expect(svc.agents.presets()).resolves.toEqual([{ id: 'presets-1' }]);
+    await expect(svc.agents.models()).resolves.toEqual([{ id: 'models-1' }]);
+    await expect(svc.agents.tools()).resolves.toEqual([{ id: 'tools-1' }]);
+    await expect(svc.folders.list({ parentId: 'root', limit: 5 }).toArray()).resolves.toEqual([{ id: 'd1' }]);
+    expect(Object.fromEntries(last().query)).toEqual({ parentId: 'root', limit: '5' });
   });
 
   it('lists unwrap webhooks and apiKeys; agents.list paginates', async () => {

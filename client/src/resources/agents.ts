@@ -1,6 +1,8 @@
 /** `client.agents`: agent definitions, their versions and the catalogues (presets, models, tools). */
 import type { CallOptions, HttpClient } from '../http.js';
 import { CursorList } from '../pagination.js';
+import type { Model, Preset, Tool } from '../catalog-types.js';
+import type { AgentDefinition } from '../local-run-types.js';
 import type { Agent, AgentCreateParams, AgentVersion } from '../types.js';
 
 /** Agents of the workspace. */
@@ -97,5 +99,32 @@ export class Agents {
       method: 'POST',
       path: `/v1/agents/${encodeURIComponent(id)}/versions/${encodeURIComponent(String(n))}/restore`,
     });
+  }
+
+  /**
+   * The agent's current definition, as a local runner needs it; `instructions` and `savedReads` only for a key that
+   * also holds `runner:run`.
+   * @throws {NotFoundError} for an unknown id
+   */
+  definition(id: string, options?: CallOptions): Promise<AgentDefinition> {
+    return this.http.request({ ...options, method: 'GET', path: `/v1/agents/${encodeURIComponent(id)}/definition` });
+  }
+
+  /** The built-in presets `create` may name as `presetId`, with the defaults each gives. */
+  async presets(options?: CallOptions): Promise<Preset[]> {
+    const body = await this.http.request<{ presets: Preset[] }>({ ...options, method: 'GET', path: '/v1/presets' });
+    return body.presets;
+  }
+
+  /** The models an agent may name as `modelId`, with their prices. */
+  async models(options?: CallOptions): Promise<Model[]> {
+    const body = await this.http.request<{ models: Model[] }>({ ...options, method: 'GET', path: '/v1/models' });
+    return body.models;
+  }
+
+  /** The tools an agent may list in `tools`, with the JSON Schema of their arguments. */
+  async tools(options?: CallOptions): Promise<Tool[]> {
+    const body = await this.http.request<{ tools: Tool[] }>({ ...options, method: 'GET', path: '/v1/tools' });
+    return body.tools;
   }
 }

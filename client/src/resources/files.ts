@@ -1,6 +1,7 @@
 /** `client.files`: the file library: upload, list, download, rename, move, delete. */
 import type { CallOptions, HttpClient } from '../http.js';
 import { CursorList } from '../pagination.js';
+import type { FileUpdateParams } from '../file-types.js';
 import type { FileObject } from '../types.js';
 
 /** Bytes accepted by {@link Files.upload}; all of them can be re-sent when the upload is retried. */
@@ -66,6 +67,20 @@ export class Files {
       headers: { accept: '*/*', ...options?.headers },
     });
     return new Uint8Array(await response.arrayBuffer());
+  }
+
+  /**
+   * Renames a file and/or moves it to a folder (`folderId: null`: to the root); its bytes stay as they are.
+   * @throws {NotFoundError} for an unknown id; {@link ValidationError} for a bad filename or a folder that is not
+   * one of the workspace
+   */
+  update(id: string, params: FileUpdateParams, options?: CallOptions): Promise<FileObject> {
+    return this.http.request({
+      ...options,
+      method: 'PATCH',
+      path: `/v1/files/${encodeURIComponent(id)}`,
+      json: params,
+    });
   }
 
   /**
