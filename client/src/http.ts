@@ -79,6 +79,22 @@ export function shouldRetry(idempotent: boolean, failure: { status: number } | {
   return idempotent || failure.notSent;
 }
 
+/**
+ * True for the 409 that says the request's `Idempotency-Key` is held by an earlier attempt still running (or one
+ * whose process died, until the service takes its claim back): safe to repeat with the same key, after
+ * `Retry-After` (docs/api/limits.md#idempotency).
+ */
+export function isKeyInProgress(status: number, text: string): boolean {
+  if (status !== 409) return false;
+  try {
+    return (
+      (JSON.parse(text) as { error?: { details?: { reason?: unknown } } }).error?.details?.reason === 'in_progress'
+    );
+  } catch {
+    return false;
+  }
+}
+
 /** Error codes (Node/undici) of failures that happen before any byte of the request is sent. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -177,7 +193,10 @@ export class HttpClient {
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
       // the service asks callers to wait at least Retry-After; one longer than we are willing to sleep ends the retries
       const retryAfterOk = retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_SECONDS;
-      if (!canRetry || !shouldRetry(idempotent, { status: response.status }) || !retryAfterOk) {
+      const repeatable =
+        shouldRetry(idempotent, { status: response.status }) ||
+        (idempotent && headers['idempotency-key'] !== undefined && isKeyInProgress(response.status, text));
+      if (!canRetry || !repeatable || !retryAfterOk) {
         throw errorFromResponse(response.status, response.headers, text, retryAfter);
       }
       await sleep(retryAfter !== undefined ? Math.ceil(retryAfter * 1000) : backoffMs(retry), spec.signal);

@@ -47,6 +47,23 @@ describe('retry safety: only requests that cannot take effect twice are repeated
     expect(server.hits[1]!.body.toString()).toBe(server.hits[0]!.body.toString());
   });
 
+  it('repeats a POST whose key an earlier attempt still holds (409 in_progress), after Retry-After, with that key', async () => {
+    server = await startServer((_req, res, i) =>
+      i === 0
+        ? apiError(res, 409, 'conflict', { details: { reason: 'in_progress' }, headers: { 'retry-after': '0' } })
+        : json(res, 201, { ...runFixture('r1', 'queued'), key: 'k' }),
+    );
+    await expect(client(server.url).webhooks.create(hook)).resolves.toBeDefined();
+    expect(server.hits).toHaveLength(2);
+    expect(server.hits[1]!.headers['idempotency-key']).toBe(server.hits[0]!.headers['idempotency-key']);
+  });
+
+  it('never repeats any other 409', async () => {
+    server = await startServer((_req, res) => apiError(res, 409, 'conflict', { message: 'used with another request' }));
+    await expect(client(server.url).webhooks.create(hook)).rejects.toMatchObject({ status: 409 });
+    expect(server.hits).toHaveLength(1);
+  });
+
   it('sends a fresh key on every call, and the caller-given one when given', async () => {
     server = await startServer((_req, res) => json(res, 201, runFixture('r1', 'queued')));
     const svc = client(server.url);
