@@ -93,11 +93,7 @@ export interface AgentVersion {
   settings: AgentSettings;
   createdAt: string;
 }
-export interface Preset {
-  id: string;
-  name: string;
-  description: string;
-}
+export type { Preset } from '@svc/client';
 export interface ApiKey {
   id: string;
   name: string;
@@ -124,22 +120,7 @@ export interface Delivery {
   attempts: { at: string; statusCode: number | null; error: string | null }[];
   createdAt: string;
 }
-export interface FileItem {
-  id: string;
-  filename: string;
-  mime: string;
-  size: number;
-  sha256: string;
-  folderId: string | null;
-  createdAt: string;
-}
-export interface Folder {
-  id: string;
-  name: string;
-  parentId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { FileObject as FileItem, Folder } from '@svc/client';
 export interface UsageTotals {
   runs: number;
   inputTokens: number;
