@@ -200,15 +200,16 @@ describe('Idempotency-Key on every POST', () => {
   it('a running request renews its claim for as long as it runs (a slow upload), so no repeat takes it over', async () => {
     const key = randomUUID();
     covered.add('POST /v1/files');
-    const claimedAt = async () =>
+    // when the key's running claim was last renewed (epoch seconds), or undefined while none
+    const lockedAt = async () =>
       (
         await h.orm.em
           .fork()
-          .execute<Array<{ age: number }>>(
-            `select extract(epoch from now() - locked_at)::float as age from idempotency_keys where key = ? and state = 'running'`,
+          .execute<Array<{ at: number }>>(
+            `select extract(epoch from locked_at)::float as at from idempotency_keys where key = ? and state = 'running'`,
             [key],
           )
-      )[0]?.age;
+      )[0]?.at;
     // the upload's body arrives in two halves, 12 s apart
     const url = new URL('/v1/files', h.url);
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -235,10 +236,16 @@ describe('Idempotency-Key on every POST', () => {
       req.write('hello');
       setTimeout(() => req.end('world'), 12_000);
     });
-    await pollUntil(5_000, claimedAt, (age) => age !== undefined, 'the upload claiming its key');
-    await new Promise((r) => setTimeout(r, 11_000));
-    // 11 s into the request its claim is younger than that: renewed meanwhile
-    expect(await claimedAt()).toBeLessThan(10.5);
+    const claimed = await pollUntil(5_000, lockedAt, (at) => at !== undefined, 'the upload claiming its key', 200);
+    // renewed while the upload still runs (its second half comes at 12 s; a renewal is due at 10 s)
+    const renewed = await pollUntil(
+      11_500,
+      lockedAt,
+      (at) => at !== undefined && at > claimed!,
+      'the claim renewed while the upload runs',
+      200,
+    );
+    expect(renewed! - claimed!).toBeGreaterThanOrEqual(9);
     const done = await answer;
     expect(done.status).toBe(201);
     expect(JSON.parse(done.body)).toMatchObject({ filename: 'slow.txt', size: 10 });
