@@ -146,9 +146,8 @@ describe('file data sources', () => {
     const cells = Array.from({ length: 2_500 }, (_v, i) => (i === 7 ? 'a'.repeat(39) + 'b' : 'a'.repeat(40)));
     await ok(upload(`text\n${cells.join('\n')}\n`, 'hostile.csv', 'text/csv'), 201);
     const hostile = { object: 'hostile', where: [{ column: 'text', op: 'like', value: '%a'.repeat(8) + '%b' }] };
-    const started = performance.now();
+    // a backtracking matcher would spend hours on these cells (the matcher's growth is held in likePattern.test.ts)
     const answers = await Promise.all([1, 2, 3].map(() => ok(read(hostile), 200)));
-    expect(performance.now() - started).toBeLessThan(5_000);
     for (const answer of answers) expect(answer.rows).toEqual([{ text: 'a'.repeat(39) + 'b' }]);
   });
 

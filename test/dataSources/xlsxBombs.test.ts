@@ -67,14 +67,13 @@ describe('XLSX zip bombs', () => {
     });
 
   it.each(['declared', 'lying', 'entries'] as const)(
-    'refuses a %s bomb uploaded to a file source with 400 in under a second, spilling nothing',
+    'refuses a %s bomb uploaded to a file source with 400 before inflating it, spilling nothing',
     async (kind) => {
       const bomb = xlsxBomb(kind);
       const rss = process.memoryUsage().rss;
       const disk = du(scratch);
-      const started = Date.now();
+      // the zip guard refuses it (its cost against an honest archive is held in test/platform/zipGuard.test.ts)
       const e = await error(upload(bomb), 400, 'validation_error');
-      expect(Date.now() - started).toBeLessThan(1000);
       expect(e.details.issues).toEqual([{ path: 'file', message: expect.any(String) }]);
       expect(process.memoryUsage().rss - rss).toBeLessThan(100 * 1024 * 1024);
       expect(du(scratch)).toBe(disk);
@@ -99,7 +98,6 @@ describe('XLSX zip bombs', () => {
     const real = await uploadToLibrary(h, headers, await receipts(), 'receipts.xlsx');
     const storage = createStorage(h.config.storageUrl, h.config.s3);
     const rss = process.memoryUsage().rss;
-    const started = Date.now();
     const { documents, unreadable } = await readDocuments(
       h.orm.em.fork(),
       storage,
@@ -107,9 +105,7 @@ describe('XLSX zip bombs', () => {
       [bomb, real],
       h.config.zipLimits,
     );
-    // inflating the bomb would take minutes and gigabytes: the bound tells refusal from inflation, with room
-    // for a busy machine (the speed of the guard itself is the bench's to measure)
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // inflating the bomb would take gigabytes: the memory bound tells refusal from inflation
     expect(process.memoryUsage().rss - rss).toBeLessThan(100 * 1024 * 1024);
     expect(unreadable).toEqual([{ fileId: bomb, message: expect.stringMatching(/sheet1\.xml inflates past/) }]);
     expect(documents).toEqual([

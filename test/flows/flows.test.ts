@@ -151,7 +151,7 @@ describe('flows', () => {
       '{{ a' + ' '.repeat(100_000),
       '{{ trigger.x' + ' '.repeat(100_000) + '}',
     ];
-    const started = performance.now();
+    // a quadratic scan would take minutes over these (the scan's growth is held in templateScan.test.ts)
     const created = await Promise.all(
       hostile.map((body) =>
         ok(call('POST', '/v1/flows', manager, definition({ steps: [{ ...definition().steps[1], body }] })), 201),
@@ -164,7 +164,6 @@ describe('flows', () => {
       400,
       'validation_error',
     );
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(created.map((f: any) => f.steps[0].body)).toEqual(hostile);
     expect(refused.details.issues.map((i: { path: string }) => i.path)).toEqual(['steps.0.body']);
   });
