@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { exceljs } from './lazyPackages';
 import type { GuardedZip } from './zipGuard';
 
 /**
@@ -9,16 +10,16 @@ import type { GuardedZip } from './zipGuard';
  */
 
 /** A streaming reader over a guarded workbook: iterate it for worksheets, each for rows. */
-export function streamWorkbook(
+export async function streamWorkbook(
   zip: GuardedZip,
   options: Partial<ExcelJS.stream.xlsx.WorkbookStreamReaderOptions>,
-): ExcelJS.stream.xlsx.WorkbookReader {
-  return new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([zip]), options);
+): Promise<ExcelJS.stream.xlsx.WorkbookReader> {
+  return new (await exceljs()).stream.xlsx.WorkbookReader(Readable.from([zip]), options);
 }
 
 /** A whole guarded workbook in memory. */
 export async function loadWorkbook(zip: GuardedZip): Promise<ExcelJS.Workbook> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await exceljs()).Workbook();
   await workbook.xlsx.load(zip as never);
   return workbook;
 }

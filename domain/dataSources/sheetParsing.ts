@@ -104,7 +104,7 @@ export async function parseXlsx(base: string, zip: GuardedZip): Promise<ParsedSh
   const sheets: ParsedSheet[] = [];
   let total = 0;
   try {
-    const reader = streamWorkbook(zip, {
+    const reader = await streamWorkbook(zip, {
       sharedStrings: 'cache',
       hyperlinks: 'ignore',
       styles: 'ignore',

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parse } from 'csv-parse';
-import PDFParser from 'pdf2json';
 import { File } from '../../db/entities/File';
+import { pdf2json } from '../../platform/lazyPackages';
 import type { Storage } from '../../platform/storage/storage';
 import { loadWorkbook } from '../../platform/xlsxReader';
 import { guardZip, type ZipLimits } from '../../platform/zipGuard';
@@ -40,7 +40,8 @@ async function readAll(stream: Readable): Promise<Buffer> {
 }
 
 /** The text of a PDF, through pdf2json (a maintained pure-JavaScript parser built on pdf.js). */
-export function pdfText(bytes: Buffer): Promise<string> {
+export async function pdfText(bytes: Buffer): Promise<string> {
+  const PDFParser = await pdf2json();
   return new Promise((resolve, reject) => {
     const parser = new PDFParser(null, true);
     parser.on('pdfParser_dataError', (err: Error | { parserError: Error }) =>

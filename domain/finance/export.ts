@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import ExcelJS from 'exceljs';
+import { exceljs } from '../../platform/lazyPackages';
 import type { Identity } from '../identity/identity';
 import { csvTextCell } from '../shared/csv';
 import { presentMoney } from './money';
@@ -132,7 +132,7 @@ export function exportTransactions(
           out.end();
         }
       : async () => {
-          const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false });
+          const workbook = new (await exceljs()).stream.xlsx.WorkbookWriter({ stream: out, useStyles: false });
           const sheet = workbook.addWorksheet('Transactions');
           sheet.addRow([...EXPORT_COLUMNS]).commit();
           for await (const row of rows) sheet.addRow(cells(row).map(xlsxCell)).commit();

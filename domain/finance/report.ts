@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import ExcelJS from 'exceljs';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { File } from '../../db/entities/File';
 import type { FinanceRun } from '../../db/entities/FinanceRun';
+import { exceljs, pdfLib } from '../../platform/lazyPackages';
 import type { Storage } from '../../platform/storage/storage';
 import { ApiError } from '../errors';
 import { storeRunFile } from '../files/runFiles';
@@ -61,6 +60,7 @@ async function reportRows(em: EntityManager, workspaceId: string, kind: string, 
 }
 
 async function pdfBytes(title: string, lines: string[]): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await pdfLib();
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   let page = doc.addPage();
@@ -78,7 +78,7 @@ async function pdfBytes(title: string, lines: string[]): Promise<Buffer> {
 }
 
 async function xlsxBytes(lines: FinanceReport['lines']): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await exceljs()).Workbook();
   const sheet = workbook.addWorksheet('Cash flow');
   sheet.addRow(['month', 'currency', 'in', 'out', 'net', 'cumulative', 'count']);
   // Numbers, so the sheet can add them up; each row's currency says what they count.

@@ -1,4 +1,6 @@
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
+import type { APIError } from 'openai';
+import { openaiSdk } from '../../platform/lazyPackages';
 import { estimateTokens } from './builtin';
 import { mapMessages, mapTools, parseCompletion } from './openaiFormat';
 import { ModelError, type ModelInfo, type ModelProvider, type TurnRequest, type TurnResult } from './types';
@@ -34,31 +36,38 @@ export interface OpenAIProviderOptions {
  */
 export function createOpenAIProvider(opts: OpenAIProviderOptions): ModelProvider {
   const byName = new Map(opts.models.map((m) => [m.name, m]));
-  const client = new OpenAI({
-    baseURL: opts.baseUrl,
-    // The SDK insists on a key; without one configured the Authorization header is removed below.
-    apiKey: opts.apiKey ?? 'unused',
-    // Everything comes from our config: none of the SDK's OPENAI_* environment fallbacks may apply.
-    adminAPIKey: null,
-    organization: null,
-    project: null,
-    webhookSecret: null,
-    logLevel: 'off',
-    maxRetries: 0,
-    // The turn's own timer (below) ends the call; the SDK's must never come first.
-    timeout: opts.timeoutMs + 5_000,
-    ...(opts.fetch ? { fetch: opts.fetch } : {}),
-    // The base URL is operator config, so it is not held to the public-address guard; but a redirect is
-    // refused, since following one would resend the bearer token to another address.
-    fetchOptions: { redirect: 'manual' },
-    ...(opts.apiKey ? {} : { defaultHeaders: { authorization: null } }),
-  });
+  /** The SDK, loaded on first use (platform/lazyPackages.ts), and one client for every turn. */
+  let client: OpenAI | undefined;
+  async function connect() {
+    const sdk = await openaiSdk();
+    client ??= new sdk.default({
+      baseURL: opts.baseUrl,
+      // The SDK insists on a key; without one configured the Authorization header is removed below.
+      apiKey: opts.apiKey ?? 'unused',
+      // Everything comes from our config: none of the SDK's OPENAI_* environment fallbacks may apply.
+      adminAPIKey: null,
+      organization: null,
+      project: null,
+      webhookSecret: null,
+      logLevel: 'off',
+      maxRetries: 0,
+      // The turn's own timer (below) ends the call; the SDK's must never come first.
+      timeout: opts.timeoutMs + 5_000,
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+      // The base URL is operator config, so it is not held to the public-address guard; but a redirect is
+      // refused, since following one would resend the bearer token to another address.
+      fetchOptions: { redirect: 'manual' },
+      ...(opts.apiKey ? {} : { defaultHeaders: { authorization: null } }),
+    });
+    return { sdk, client };
+  }
 
   // Providers that echo the request (or the key) in their errors must not leak it into run errors.
   const redact = (text: string): string => (opts.apiKey ? text.split(opts.apiKey).join('[redacted]') : text);
 
   /** Any failure of the call as a `ModelError`, or the caller's own abort reason. */
-  function failure(err: unknown, signal?: AbortSignal): unknown {
+  function failure(err: unknown, sdk: Awaited<ReturnType<typeof openaiSdk>>, signal?: AbortSignal): unknown {
+    const { APIConnectionError, APIError, APIUserAbortError } = sdk;
     if (signal?.aborted || err instanceof APIUserAbortError) return signal ? abortReason(signal) : err;
     if (err instanceof APIConnectionError) {
       return new ModelError(`model provider unreachable: ${redact(rootCause(err))}`, true);
@@ -87,6 +96,7 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ModelProvider
       const name = req.modelId.startsWith(OPENAI_PREFIX) ? req.modelId.slice(OPENAI_PREFIX.length) : '';
       if (!byName.has(name)) throw new ModelError(`Unknown model ${req.modelId}`, false);
       if (signal?.aborted) throw abortReason(signal);
+      const { sdk, client } = await connect();
       const tools = mapTools(req.tools);
       const body = { model: name, messages: mapMessages(req), ...(tools.length > 0 ? { tools } : {}) };
       // Our own timer rather than the SDK's, so a timeout is told apart from the caller's cancel for certain. One
@@ -107,7 +117,7 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ModelProvider
         if (timedOut && !signal?.aborted) {
           throw new ModelError(`model request timed out after ${opts.timeoutMs} ms`, true);
         }
-        throw failure(err, signal);
+        throw failure(err, sdk, signal);
       } finally {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { s3Sdk } from '../lazyPackages';
 import { StorageLimitError, StorageNotFoundError } from './errors';
 import type { PutResult, Storage } from './types';
 
@@ -31,19 +31,25 @@ const PART_BYTES = 5 * 1024 * 1024;
  * Reads stream the object's body.
  */
 export class S3Storage implements Storage {
-  private readonly client: S3Client;
+  /** Made on first use, with the SDK (platform/lazyPackages.ts). */
+  private client?: S3Client;
 
   constructor(
     readonly bucket: string,
     readonly prefix: string,
-    settings: S3Settings,
-  ) {
-    this.client = new S3Client({
-      region: settings.region,
-      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-      forcePathStyle: settings.forcePathStyle,
-      ...(settings.credentials ? { credentials: settings.credentials } : {}),
+    private readonly settings: S3Settings,
+  ) {}
+
+  /** The SDK and this storage's client. */
+  private async sdk() {
+    const sdk = await s3Sdk();
+    this.client ??= new sdk.S3Client({
+      region: this.settings.region,
+      ...(this.settings.endpoint ? { endpoint: this.settings.endpoint } : {}),
+      forcePathStyle: this.settings.forcePathStyle,
+      ...(this.settings.credentials ? { credentials: this.settings.credentials } : {}),
     });
+    return { ...sdk, client: this.client };
   }
 
   /** The object's name in the bucket; throws for a key the service would never choose. */
@@ -65,8 +71,9 @@ export class S3Storage implements Storage {
         done(null, chunk);
       },
     });
+    const { Upload, client } = await this.sdk();
     const upload = new Upload({
-      client: this.client,
+      client,
       params: { Bucket: this.bucket, Key: name, Body: meter, ChecksumAlgorithm: 'SHA256' },
       partSize: PART_BYTES,
       queueSize: 1,
@@ -90,8 +97,9 @@ export class S3Storage implements Storage {
   }
 
   async get(key: string): Promise<Readable> {
+    const { GetObjectCommand, NoSuchKey, client } = await this.sdk();
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.nameOf(key) }));
+      const res = await client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.nameOf(key) }));
       if (!(res.Body instanceof Readable)) throw new Error(`S3 answered ${key} without a readable body`);
       return res.Body;
     } catch (err) {
@@ -104,12 +112,13 @@ export class S3Storage implements Storage {
 
   async delete(key: string): Promise<void> {
     // S3 answers a delete of a missing object with success, as this interface wants.
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.nameOf(key) }));
+    const { DeleteObjectCommand, client } = await this.sdk();
+    await client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.nameOf(key) }));
   }
 
   /** Closes the client's sockets (tests, shutdown). */
   close(): void {
-    this.client.destroy();
+    this.client?.destroy();
   }
 }
 
@@ -117,9 +126,6 @@ export class S3Storage implements Storage {
 export function parseS3Url(url: URL): { bucket: string; prefix: string } {
   const bucket = url.hostname;
   if (!bucket) throw new Error('SVC_STORAGE_URL: s3:// needs a bucket, e.g. s3://my-bucket/svc');
-  const path = decodeURIComponent(url.pathname)
-    .split('/')
-    .filter(Boolean)
-    .join('/');
+  const path = decodeURIComponent(url.pathname).split('/').filter(Boolean).join('/');
   return { bucket, prefix: path ? `${path}/` : '' };
 }

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { Connection as CoreConnection } from 'mysql2';
-import { createConnection, type RowDataPacket } from 'mysql2/promise';
+import type { RowDataPacket } from 'mysql2/promise';
+import { mysql } from '../../../platform/lazyPackages';
 import { meterSocket, RowBudget, wireLimit } from './budget';
 import { buildSelect, mysqlDialect } from './sql';
 import type { DatabaseTarget } from './target';
@@ -20,7 +21,9 @@ export async function openMysql(target: DatabaseTarget): Promise<Driver> {
   const socket = net.connect({ host: target.address, port: target.port });
   let onCut = () => undefined as void;
   const meter = meterSocket(socket, wireLimit(target.maxReadBytes), () => onCut());
-  const conn = await createConnection({
+  const conn = await (
+    await mysql()
+  ).createConnection({
     // TLS names the configured host; the socket goes to the address the guard checked
     host: target.host,
     port: target.port,
