@@ -99,6 +99,14 @@ describe('finance console', () => {
     await page.getByLabel('Amount at most (signed)').fill('-20');
     await expectText(preview, /Matches 1 of the latest 4 transactions/);
     await page.getByLabel('Amount at most (signed)').fill('');
+    // the pattern runs on RE2 in the preview as on the service: RE2's own syntax, and the service's refusal
+    const pattern = page.getByLabel('Description matches (RE2 regular expression)');
+    await pattern.fill('(?i)rewe');
+    await expectText(preview, /Matches 2 of the latest 4 transactions/);
+    await pattern.fill('(?=rewe)');
+    await page.getByText(/The pattern cannot be read: Not a supported regular expression: /).waitFor();
+    await pattern.fill('');
+    await expectText(preview, /Matches 2 of the latest 4 transactions/);
     await checkPage(page, 'finance-rules');
     await page.getByRole('button', { name: 'Add rule' }).click();
     await expectText(page.getByTestId('rule'), /description contains "rewe" → Groceries/);

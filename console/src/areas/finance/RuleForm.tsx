@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { api } from '../../api';
 import { ErrorBox } from '../../components/States';
 import { useCategories } from './hooks';
-import { compileMatch } from './ruleMatch';
+import { compileMatch } from './rulePreview';
 
 const PREVIEW_OF = 100;
 

@@ -1,14 +1,16 @@
 import type { FinanceApplyResult, FinanceRule } from '@svc/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { api } from '../../api';
 import { Empty, ErrorBox, QueryState } from '../../components/States';
 import { useSession } from '../../session';
 import { CategoriesPanel } from './CategoriesPanel';
 import { FinanceTabs } from './FinanceTabs';
 import { useCategoryName } from './hooks';
-import { RuleForm } from './RuleForm';
 import { describeMatch } from './ruleMatch';
+
+// Its preview runs patterns on RE2 (rulePreview.ts): re2js loads with the form, for those who may write rules.
+const RuleForm = lazy(() => import('./RuleForm').then((m) => ({ default: m.RuleForm })));
 
 /** Categories and the rules that set them: add, test against recent transactions, delete, apply. */
 export function RulesPage() {
@@ -38,7 +40,11 @@ export function RulesPage() {
         The matching rule with the highest priority sets a transaction's category when it is imported (equal priorities:
         the older rule). A category chosen by hand is kept.
       </p>
-      {writer ? <RuleForm /> : null}
+      {writer ? (
+        <Suspense fallback={null}>
+          <RuleForm />
+        </Suspense>
+      ) : null}
       <QueryState query={rules} what="the rules">
         {(d) =>
           d.rules.length === 0 ? (
