@@ -1,14 +1,15 @@
 import { defineConfig } from '@mikro-orm/postgresql';
 import { entities } from './entities';
-import { migrationsList } from './migrations';
 
-/** The ORM options for a database URL; shared by the API, the worker, the CLI and the tests. */
+/**
+ * The ORM options for a database URL; shared by the API, the worker, the CLI and the tests. Without the
+ * migrations: the processes that apply them add them (db/migrator.ts), so the API and the worker do not load
+ * the migration runner and every migration at each start.
+ */
 export function ormOptions(databaseUrl: string, poolMax = 20) {
   return defineConfig({
     clientUrl: databaseUrl,
     entities,
-    // Schema changes happen only through the committed migrations below (never schema.update()).
-    migrations: { migrationsList, transactional: true, allOrNothing: true },
     // Tables without an entity, read and written with SQL of their own (the run event log, the
     // rate-limit counters, the idempotency keys): the schema diff leaves them alone instead of
     // proposing to drop them.

@@ -1,10 +1,10 @@
 import { loadConfig } from '../platform/config';
-import { initOrm } from './orm';
+import { initMigratingOrm } from './migrator';
 
 /** `npm run migrate`: applies every pending migration, then exits. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const orm = await initOrm(config.databaseUrl, 2);
+  const orm = await initMigratingOrm(config.databaseUrl, 2);
   try {
     const applied = await orm.getMigrator().up();
     console.log(

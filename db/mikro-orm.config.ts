@@ -1,4 +1,4 @@
 // Entry point for the `mikro-orm` CLI (e.g. `npm run migration:create`).
-import { ormOptions } from './config';
+import { migrationOptions } from './migrator';
 
-export default ormOptions(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54320/svc');
+export default migrationOptions(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:54320/svc');

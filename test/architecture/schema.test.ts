@@ -6,12 +6,13 @@
  * add a migration for what the entity says.
  */
 import { loadConfig } from '../../platform/config';
-import { initOrm, type Orm } from '../../db/orm';
+import { initMigratingOrm } from '../../db/migrator';
+import type { Orm } from '../../db/orm';
 
 let orm: Orm;
 
 beforeAll(async () => {
-  orm = await initOrm(loadConfig().databaseUrl, 1);
+  orm = await initMigratingOrm(loadConfig().databaseUrl, 1);
 });
 
 afterAll(async () => {
