@@ -26,6 +26,8 @@ function honestOfBombSize(): Buffer {
   return writeZip([{ name: 'a.bin', data: deflateRawSync(bytes), declaredSize: bytes.length, crc: crc32(bytes) }]);
 }
 const HONEST = honestOfBombSize();
+/** Refusing costs about what the honest archive costs (1×); room for a busy machine, none for inflating. */
+const GUARD_BOUND = 10;
 const guardCost = (bomb: Buffer) =>
   costRatio(
     () => verdict(bomb),
@@ -39,7 +41,7 @@ describe('zip guard', () => {
     expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
     const { message } = await verdict(bomb);
     expect(message).toMatch(/sheet1\.xml inflates/);
-    expect(await guardCost(bomb)).toBeLessThan(3);
+    expect(await guardCost(bomb)).toBeLessThan(GUARD_BOUND);
   });
 
   it('stops inflating a worksheet whose headers claim 4 KiB, without holding what it inflated', async () => {
@@ -47,7 +49,7 @@ describe('zip guard', () => {
     const { message } = await verdict(xlsxBomb('lying'));
     expect(message).toMatch(/sheet1\.xml inflates past the 4096 bytes its headers declare/);
     expect(process.memoryUsage().rss - rss).toBeLessThan(100 * 1024 * 1024);
-    expect(await guardCost(xlsxBomb('lying'))).toBeLessThan(3);
+    expect(await guardCost(xlsxBomb('lying'))).toBeLessThan(GUARD_BOUND);
   });
 
   it('holds the ratio, the per-entry and the total limits', async () => {
