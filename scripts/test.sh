@@ -94,6 +94,26 @@ svc_services_up
 svc_migrate
 svc_throwaway_secrets_key
 
+# The benchmarks and drills are not run by jest; the type check keeps them (and everything else) honest. The
+# three checks are independent, and each is bound by one core. They start with jest, at the lowest CPU priority:
+# jest keeps both cores busy most of the time, so the checks take only the moments its tests wait (a timer,
+# Temporal, a browser), and what is left of them runs side by side after it (docs/testing.md#speed). Each writes a
+# log of its own, printed once all have ended.
+svc_log "type-checking (tsc --noEmit) and linting (eslint) in the background, at the lowest CPU priority"
+CHECKS="$SVC_DATA_DIR/checks"
+mkdir -p "$CHECKS"
+nice -n 19 npx tsc -p tsconfig.json --noEmit >"$CHECKS/tsc.log" 2>&1 &
+tsc_pid=$!
+# The console is a package of its own (docs/console.md), with the DOM's types and JSX.
+console_pid=
+if [[ -d console/node_modules ]]; then
+  (cd console && nice -n 19 npx --no-install tsc -p tsconfig.json --noEmit) >"$CHECKS/console-tsc.log" 2>&1 &
+  console_pid=$!
+fi
+# Floating and misused promises, the workflow sandbox's import rules and the pattern rules (eslint.config.mjs).
+nice -n 19 npm run --silent lint >"$CHECKS/eslint.log" 2>&1 &
+lint_pid=$!
+
 svc_log "running jest (DATABASE_URL=$DATABASE_URL TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS)"
 jest_rc=0
 # --forceExit: a test that leaks a handle must not hold CI until its time limit.
@@ -122,23 +142,7 @@ fi
 # Stop the services before the summary, so that the summary is the last line printed.
 svc_services_down
 
-# The benchmarks and drills are not run by jest; the type check keeps them (and everything else) honest. The
-# three checks are independent, and each is bound by one core, so they run side by side, each into a log of its
-# own printed once it ends (about a minute of a run's wall time on two cores; docs/testing.md#speed).
-svc_log "type-checking (tsc --noEmit) and linting (eslint), side by side"
-CHECKS="$SVC_DATA_DIR/checks"
-mkdir -p "$CHECKS"
-npx tsc -p tsconfig.json --noEmit >"$CHECKS/tsc.log" 2>&1 &
-tsc_pid=$!
-# The console is a package of its own (docs/console.md), with the DOM's types and JSX.
-console_pid=
-if [[ -d console/node_modules ]]; then
-  (cd console && npx --no-install tsc -p tsconfig.json --noEmit) >"$CHECKS/console-tsc.log" 2>&1 &
-  console_pid=$!
-fi
-# Floating and misused promises, and the workflow sandbox's import rules (eslint.config.mjs).
-npm run --silent lint >"$CHECKS/eslint.log" 2>&1 &
-lint_pid=$!
+svc_log "waiting for the type check and the lint"
 typecheck_rc=0
 lint_rc=0
 wait "$tsc_pid" || typecheck_rc=$?
