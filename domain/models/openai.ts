@@ -95,8 +95,9 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ModelProvider
     async turn(req: TurnRequest, signal?: AbortSignal): Promise<TurnResult> {
       const name = req.modelId.startsWith(OPENAI_PREFIX) ? req.modelId.slice(OPENAI_PREFIX.length) : '';
       if (!byName.has(name)) throw new ModelError(`Unknown model ${req.modelId}`, false);
-      if (signal?.aborted) throw abortReason(signal);
       const { sdk, client } = await connect();
+      // after the SDK's first load too: a cancel that came during it must not start the call
+      if (signal?.aborted) throw abortReason(signal);
       const tools = mapTools(req.tools);
       const body = { model: name, messages: mapMessages(req), ...(tools.length > 0 ? { tools } : {}) };
       // Our own timer rather than the SDK's, so a timeout is told apart from the caller's cancel for certain. One
