@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { ChecksumMode, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createStorage, StorageLimitError, StorageNotFoundError } from '../../platform/storage/storage';
 import { S3Storage } from '../../platform/storage/s3';
@@ -78,6 +78,18 @@ describe('S3Storage on moto', () => {
     expect(await storedObjects(config)).toEqual(before);
   }, 60_000);
 
+  it('answers a caller that hangs up at once with its error, storing nothing', async () => {
+    // a fresh storage, whose first put loads the SDK before it reads the body
+    const freshConfig = { storageUrl: `s3://${moto.bucket}/unit-fresh/`, s3: config.s3 };
+    const fresh = createStorage(freshConfig.storageUrl, freshConfig.s3) as S3Storage;
+    const body = new PassThrough();
+    const put = fresh.put('hungup1', body, { maxBytes: 1_000 });
+    body.destroy(new Error('the caller hung up'));
+    await expect(put).rejects.toThrow('the caller hung up');
+    fresh.close();
+    expect(await storedObjects(freshConfig)).toEqual([]);
+  });
+
   it('answers a missing object with StorageNotFoundError and deletes idempotently', async () => {
     await expect(storage.get('missing1')).rejects.toBeInstanceOf(StorageNotFoundError);
     await storage.put('gone1', chunked(Buffer.from('bye')), { maxBytes: 10 });
@@ -133,8 +145,6 @@ describe('two API processes on one bucket', () => {
     // deleted through the second, gone for the first too
     expect((await b.request(`/v1/files/${file.id}`, { method: 'DELETE', headers: auth })).status).toBe(204);
     expect((await a.request(`/v1/files/${file.id}/content`, { headers: auth })).status).toBe(404);
-    expect(await storedObjects({ storageUrl: `s3://${moto.bucket}/shared`, s3: moto.settings })).not.toContain(
-      file.id,
-    );
+    expect(await storedObjects({ storageUrl: `s3://${moto.bucket}/shared`, s3: moto.settings })).not.toContain(file.id);
   });
 });
