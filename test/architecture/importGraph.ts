@@ -25,6 +25,15 @@ function listTs(dir: string, out: string[]): void {
 }
 
 /** The `.ts` files below the given top-level folders, sorted. */
+/** The lines of `text` (the file `file`) that `matches` holds of, each trimmed, as `file:line: code`. */
+export function matchingLines(file: string, text: string, matches: (line: string) => boolean): string[] {
+  return text
+    .split('\n')
+    .map((line, i) => ({ line: line.trim(), n: i + 1 }))
+    .filter(({ line }) => matches(line))
+    .map(({ line, n }) => `${file}:${n}: ${line}`);
+}
+
 export function sourceFiles(dirs: readonly string[]): string[] {
   const out: string[] = [];
   for (const dir of dirs) if (fs.existsSync(path.join(ROOT, dir))) listTs(dir, out);

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LAZY_PACKAGES } from '../../platform/lazyPackages';
-import { ROOT, sourceFiles } from './importGraph';
+import { matchingLines, ROOT, sourceFiles } from './importGraph';
 
 const SOURCE_DIRS = ['api', 'activities', 'domain', 'db', 'platform', 'workflows', 'worker'];
 const LOADER = 'platform/lazyPackages.ts';
@@ -20,11 +20,7 @@ export function eagerImports(file: string, text: string): string[] {
   if (file === LOADER) return [];
   const names = LAZY_PACKAGES.map((p) => p.replace(/[/.]/g, '\\$&')).join('|');
   const eager = new RegExp(`^import (?!type\\b)[^'"]*['"](?:${names})(?:/[^'"]*)?['"]|\\brequire\\(['"](?:${names})`);
-  return text
-    .split('\n')
-    .map((line, i) => ({ line: line.trim(), n: i + 1 }))
-    .filter(({ line }) => eager.test(line))
-    .map(({ line, n }) => `${file}:${n}: ${line}`);
+  return matchingLines(file, text, (line) => eager.test(line));
 }
 
 describe('packages loaded on first use', () => {

@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ROOT } from './importGraph';
+import { matchingLines, ROOT } from './importGraph';
 
 /**
  * Where a timer or the wall clock is the subject itself: a folder, a file, or one line of a file (`line`: text the
@@ -62,15 +62,14 @@ function readsClock(line: string): boolean {
 
 /** The lines of `text` (the file `file`, relative to the root) that sleep or time themselves. */
 export function sleepsAndClocks(file: string, text: string): string[] {
-  return (
-    text
-      .split('\n')
-      .map((line, i) => ({ line: line.trim(), n: i + 1 }))
-      // comments, and the string literals of a planted example, are no code
-      .filter(({ line }) => !/^(?:\/\/|\/\*|\*|['"`])/.test(line))
-      .filter(({ line }) => SLEEPS.some((re) => re.test(line)) || readsClock(line))
-      .filter(({ line }) => !allowed(file, line))
-      .map(({ line, n }) => `${file}:${n}: ${line}`)
+  return matchingLines(
+    file,
+    text,
+    // comments, and the string literals of a planted example, are no code
+    (line) =>
+      !/^(?:\/\/|\/\*|\*|['"`])/.test(line) &&
+      (SLEEPS.some((re) => re.test(line)) || readsClock(line)) &&
+      !allowed(file, line),
   );
 }
 

@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ROOT, sourceFiles } from './importGraph';
+import { matchingLines, ROOT, sourceFiles } from './importGraph';
 
 /** The modules that may call exceljs's readers: the guard, and the reader that takes only guarded bytes. */
 const ALLOWED = new Set(['platform/zipGuard.ts', 'platform/xlsxReader.ts']);
@@ -18,12 +18,11 @@ const READ_CALLS = [/\bxlsx\s*\.\s*(load|read|readFile)\s*\(/, /\bstream\s*\.\s*
 /** The lines of `text` (a file named `file`) that call exceljs's read APIs, as `file:line: code`. */
 export function xlsxReads(file: string, text: string): string[] {
   if (ALLOWED.has(file)) return [];
-  return text
-    .split('\n')
-    .map((line, i) => ({ line: line.trim(), n: i + 1 }))
-    .filter(({ line }) => !line.startsWith('//') && !line.startsWith('*'))
-    .filter(({ line }) => READ_CALLS.some((re) => re.test(line)))
-    .map(({ line, n }) => `${file}:${n}: ${line}`);
+  return matchingLines(
+    file,
+    text,
+    (line) => !line.startsWith('//') && !line.startsWith('*') && READ_CALLS.some((re) => re.test(line)),
+  );
 }
 
 describe('XLSX readers', () => {
