@@ -49,7 +49,7 @@ export class S3Storage implements Storage {
       forcePathStyle: this.settings.forcePathStyle,
       ...(this.settings.credentials ? { credentials: this.settings.credentials } : {}),
     });
-    return { ...sdk, client: this.client };
+    return { sdk, client: this.client };
   }
 
   /** The object's name in the bucket; throws for a key the service would never choose. */
@@ -71,8 +71,8 @@ export class S3Storage implements Storage {
         done(null, chunk);
       },
     });
-    const { Upload, client } = await this.sdk();
-    const upload = new Upload({
+    const { sdk, client } = await this.sdk();
+    const upload = new sdk.Upload({
       client,
       params: { Bucket: this.bucket, Key: name, Body: meter, ChecksumAlgorithm: 'SHA256' },
       partSize: PART_BYTES,
@@ -97,13 +97,13 @@ export class S3Storage implements Storage {
   }
 
   async get(key: string): Promise<Readable> {
-    const { GetObjectCommand, NoSuchKey, client } = await this.sdk();
+    const { sdk, client } = await this.sdk();
     try {
-      const res = await client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.nameOf(key) }));
+      const res = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.nameOf(key) }));
       if (!(res.Body instanceof Readable)) throw new Error(`S3 answered ${key} without a readable body`);
       return res.Body;
     } catch (err) {
-      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') {
+      if (err instanceof sdk.NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') {
         throw new StorageNotFoundError(key);
       }
       throw err;
@@ -112,8 +112,8 @@ export class S3Storage implements Storage {
 
   async delete(key: string): Promise<void> {
     // S3 answers a delete of a missing object with success, as this interface wants.
-    const { DeleteObjectCommand, client } = await this.sdk();
-    await client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.nameOf(key) }));
+    const { sdk, client } = await this.sdk();
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: this.nameOf(key) }));
   }
 
   /** Closes the client's sockets (tests, shutdown). */
